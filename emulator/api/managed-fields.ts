@@ -1,0 +1,165 @@
+/**
+ * Field ownership for server-side apply: sets of field paths and their `fieldsV1` form
+ * (`{"f:spec":{"f:ipam":{}}}`), as exposed in `metadata.managedFields`.
+ *
+ * The emulator tracks Apply managers only (research §4.9): recording Update entries would make kubectl run
+ * its client-side-to-server-side migration patch. A path ends at a scalar, a list (lists are atomic), or an
+ * empty map; maps recurse, so labels and annotations are owned key by key.
+ */
+import { JsonObject, isPlainObject } from './store-json';
+import { ManagedFieldsEntry } from './types';
+
+/** A field path as map keys from the object root. */
+export type FieldPath = readonly string[];
+
+/**
+ * Fields no manager owns: identity and server-set metadata (structured-merge-diff's stripped set), so they
+ * never conflict and are never removed by an apply.
+ */
+export const UNOWNED_FIELDS: readonly FieldPath[] = [
+  ['apiVersion'],
+  ['kind'],
+  ['metadata', 'name'],
+  ['metadata', 'namespace'],
+  ['metadata', 'uid'],
+  ['metadata', 'resourceVersion'],
+  ['metadata', 'generation'],
+  ['metadata', 'creationTimestamp'],
+  ['metadata', 'deletionTimestamp'],
+  ['metadata', 'deletionGracePeriodSeconds'],
+  ['metadata', 'managedFields'],
+  ['metadata', 'selfLink'],
+];
+
+/** True when `prefix` is `path` or one of its ancestors. */
+export function isPrefix(prefix: FieldPath, path: FieldPath): boolean {
+  if (prefix.length > path.length) return false;
+  for (let i = 0; i < prefix.length; i++) if (prefix[i] !== path[i]) return false;
+  return true;
+}
+
+/** Two paths overlap when one contains the other (setting either changes the other). */
+export function overlaps(a: FieldPath, b: FieldPath): boolean {
+  return isPrefix(a, b) || isPrefix(b, a);
+}
+
+/** How the apiserver prints a path in conflict messages: `.spec.ipam`, `.metadata.labels.app`. */
+export function formatPath(path: FieldPath): string {
+  return `.${path.join('.')}`;
+}
+
+/** A set of field paths. */
+export class FieldSet {
+  private readonly paths = new Map<string, FieldPath>();
+
+  /** A set holding `paths`. */
+  constructor(paths: Iterable<FieldPath> = []) {
+    for (const p of paths) this.add(p);
+  }
+
+  /** Add one path. */
+  add(path: FieldPath): void {
+    this.paths.set(JSON.stringify(path), [...path]);
+  }
+
+  /** Remove one path (exact match). */
+  delete(path: FieldPath): void {
+    this.paths.delete(JSON.stringify(path));
+  }
+
+  /** Exact membership. */
+  has(path: FieldPath): boolean {
+    return this.paths.has(JSON.stringify(path));
+  }
+
+  /** Whether some member overlaps `path` (equal, ancestor or descendant). */
+  overlapping(path: FieldPath): FieldPath[] {
+    return this.toArray().filter((p) => overlaps(p, path));
+  }
+
+  /** Members in insertion order. */
+  toArray(): FieldPath[] {
+    return [...this.paths.values()];
+  }
+
+  get size(): number {
+    return this.paths.size;
+  }
+
+  /** The leaf paths of a (decoded) object, leaving out `exclude` and everything under them. */
+  static fromObject(obj: JsonObject, exclude: readonly FieldPath[] = UNOWNED_FIELDS): FieldSet {
+    const set = new FieldSet();
+    const walk = (value: unknown, path: string[]): void => {
+      if (exclude.some((e) => isPrefix(e, path))) return;
+      if (isPlainObject(value) && Object.keys(value).length > 0) {
+        for (const [k, v] of Object.entries(value)) if (v !== undefined) walk(v, [...path, k]);
+      } else if (path.length > 0) {
+        set.add(path);
+      }
+    };
+    walk(obj, []);
+    return set;
+  }
+
+  /** Parse a `fieldsV1` tree. Keys other than `f:<name>` (list item keys, `.`) end the path at their parent. */
+  static fromFieldsV1(tree: Record<string, unknown> | undefined): FieldSet {
+    const set = new FieldSet();
+    const walk = (node: unknown, path: string[]): void => {
+      const entries = isPlainObject(node) ? Object.entries(node) : [];
+      const fields = entries.filter(([k]) => k.startsWith('f:'));
+      if (path.length > 0 && (fields.length === 0 || fields.length !== entries.length)) set.add(path);
+      for (const [k, v] of fields) walk(v, [...path, k.slice(2)]);
+    };
+    walk(tree ?? {}, []);
+    return set;
+  }
+
+  /** The `fieldsV1` tree of this set. */
+  toFieldsV1(): Record<string, unknown> {
+    const root: Record<string, unknown> = {};
+    const sorted = this.toArray().sort((a, b) => (a.join('\u0000') < b.join('\u0000') ? -1 : 1));
+    for (const path of sorted) {
+      let node = root;
+      for (const seg of path) {
+        const key = `f:${seg}`;
+        if (!isPlainObject(node[key])) node[key] = {};
+        node = node[key] as Record<string, unknown>;
+      }
+    }
+    // A member that is also an ancestor of another member is marked with "." as the apiserver does.
+    for (const path of sorted) {
+      let node = root;
+      for (const seg of path) node = node[`f:${seg}`] as Record<string, unknown>;
+      if (Object.keys(node).some((k) => k.startsWith('f:'))) node['.'] = {};
+    }
+    return root;
+  }
+}
+
+/** Identity of a managed-fields entry: manager, operation and subresource. */
+export function sameEntry(e: ManagedFieldsEntry, manager: string, operation: 'Apply' | 'Update', subresource?: string): boolean {
+  return e.manager === manager && e.operation === operation && (e.subresource ?? '') === (subresource ?? '');
+}
+
+/** Read the value at `path`, or undefined when any step is missing. */
+export function valueAt(obj: unknown, path: FieldPath): unknown {
+  let cur: unknown = obj;
+  for (const seg of path) {
+    if (!isPlainObject(cur)) return undefined;
+    cur = cur[seg];
+  }
+  return cur;
+}
+
+/** Delete the value at `path` (mutates `obj`); returns whether something was removed. */
+export function deleteAt(obj: JsonObject, path: FieldPath): boolean {
+  let cur: unknown = obj;
+  for (const seg of path.slice(0, -1)) {
+    if (!isPlainObject(cur)) return false;
+    cur = cur[seg];
+  }
+  const last = path[path.length - 1];
+  if (!isPlainObject(cur) || !(last in cur)) return false;
+  delete cur[last];
+  return true;
+}
