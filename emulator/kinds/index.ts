@@ -1,0 +1,89 @@
+/**
+ * The kinds the emulator serves, with our own structural schemas, written from the real CRDs of Harvester
+ * (harvester/harvester, harvester/load-balancer-harvester), KubeVirt 1.6/1.7 and Multus, and from the core
+ * v1 API.
+ *
+ * Printer columns follow the CRD convention: the NAME column is implicit and comes first; `printerColumns`
+ * lists the columns after it.
+ */
+import { KindInfo, KindRegistry } from '../api/types';
+import { configMapKind } from './core/config-map';
+import { namespaceKind } from './core/namespace';
+import { nodeKind } from './core/node';
+import { persistentVolumeClaimKind } from './core/persistent-volume-claim';
+import { secretKind } from './core/secret';
+import { serviceKind } from './core/service';
+import { networkAttachmentDefinitionKind } from './cni/network-attachment-definition';
+import { keyPairKind } from './harvester/key-pair';
+import { settingKind } from './harvester/setting';
+import { virtualMachineImageKind } from './harvester/virtual-machine-image';
+import { virtualMachineKind } from './kubevirt/virtual-machine';
+import { virtualMachineInstanceKind } from './kubevirt/virtual-machine-instance';
+import { ipPoolKind } from './loadbalancer/ip-pool';
+import { loadBalancerKind } from './loadbalancer/load-balancer';
+import { StaticKindRegistry } from './registry';
+import { storageClassKind } from './storage/storage-class';
+
+export {
+  configMapKind,
+  ipPoolKind,
+  keyPairKind,
+  loadBalancerKind,
+  namespaceKind,
+  networkAttachmentDefinitionKind,
+  nodeKind,
+  persistentVolumeClaimKind,
+  secretKind,
+  serviceKind,
+  settingKind,
+  StaticKindRegistry,
+  storageClassKind,
+  virtualMachineImageKind,
+  virtualMachineInstanceKind,
+  virtualMachineKind,
+};
+
+/** Every kind by a short name, for code that needs one entry (`KINDS.loadBalancer`). */
+export const KINDS = {
+  namespace: namespaceKind,
+  node: nodeKind,
+  service: serviceKind,
+  secret: secretKind,
+  configMap: configMapKind,
+  persistentVolumeClaim: persistentVolumeClaimKind,
+  virtualMachine: virtualMachineKind,
+  virtualMachineInstance: virtualMachineInstanceKind,
+  virtualMachineImage: virtualMachineImageKind,
+  keyPair: keyPairKind,
+  setting: settingKind,
+  loadBalancer: loadBalancerKind,
+  ipPool: ipPoolKind,
+  networkAttachmentDefinition: networkAttachmentDefinitionKind,
+  storageClass: storageClassKind,
+} as const satisfies Record<string, KindInfo>;
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}
+// Every store, server and test shares these objects; freezing turns an accidental edit into a TypeError.
+for (const k of Object.values(KINDS)) deepFreeze(k);
+
+/** The kinds a guest RKE2 cluster serves to its cloud provider: core Namespace, Node, Service, Secret, ConfigMap. */
+export const GUEST_KINDS: readonly KindInfo[] = [namespaceKind, nodeKind, serviceKind, secretKind, configMapKind];
+
+/**
+ * A registry of everything the Harvester cluster serves: core kinds, StorageClass, KubeVirt, Harvester,
+ * load balancer and Multus.
+ */
+export function createHarvesterRegistry(): KindRegistry {
+  return new StaticKindRegistry(Object.values(KINDS));
+}
+
+/** A registry of what a guest RKE2 cluster serves (see GUEST_KINDS). */
+export function createGuestRegistry(): KindRegistry {
+  return new StaticKindRegistry([...GUEST_KINDS]);
+}
