@@ -1,0 +1,100 @@
+/**
+ * Will this guest run qemu-guest-agent? Bridge-bound Multus NICs only learn their IP from the agent
+ * (shared research harvester-api.md §A.10), and the node driver stopped injecting it in v0.6.3 (§A.8), so
+ * the simulated guest reports an IP only when its cloud-init user data is a `#cloud-config` that both
+ * installs the package (`packages`) and starts the service (`runcmd`: `systemctl enable --now …` or
+ * `systemctl start …`, string or list form) — the docs' snippet. The YAML is parsed, not grepped.
+ */
+import { parse } from 'yaml';
+import { KindInfo, KubeObject, StoreReader } from '../api/types';
+import { field } from './object-util';
+
+const AGENT = 'qemu-guest-agent';
+const AGENT_UNITS = new Set([AGENT, `${AGENT}.service`]);
+
+function decodeBase64(text: string): string {
+  return Buffer.from(text, 'base64').toString('utf8');
+}
+
+/**
+ * The cloud-init user data of a VMI spec (inline `userData`/`userDataBase64`, or `secretRef` → Secret key
+ * `userdata`), or undefined when there is none or the Secret is missing.
+ */
+export function userDataOf(
+  podSpec: Record<string, unknown>,
+  namespace: string,
+  store: StoreReader,
+  secretKind: KindInfo,
+): string | undefined {
+  const volumes = (podSpec.volumes as Record<string, unknown>[] | undefined) ?? [];
+  for (const volume of volumes) {
+    const source = (volume.cloudInitNoCloud ?? volume.cloudInitConfigDrive) as Record<string, unknown> | undefined;
+    if (!source) continue;
+    if (typeof source.userData === 'string') return source.userData;
+    if (typeof source.userDataBase64 === 'string') return decodeBase64(source.userDataBase64);
+    const secretName = field<string>(source, 'secretRef', 'name');
+    if (secretName) {
+      const secret = store.get(secretKind, namespace, secretName);
+      const data = field<string>(secret, 'data', 'userdata');
+      if (typeof data === 'string') return decodeBase64(data);
+      const plain = field<string>(secret, 'stringData', 'userdata');
+      return typeof plain === 'string' ? plain : undefined;
+    }
+  }
+  return undefined;
+}
+
+function installsPackage(packages: unknown): boolean {
+  if (!Array.isArray(packages)) return false;
+  // Entries are names, or [name, version] pairs.
+  return packages.some((p) => p === AGENT || (Array.isArray(p) && p[0] === AGENT));
+}
+
+function splitShell(command: string): string[][] {
+  return command
+    .split(/&&|\|\||;|\n/)
+    .map((part) => part.trim().split(/\s+/).filter(Boolean))
+    .filter((words) => words.length > 0);
+}
+
+function startsAgent(words: string[]): boolean {
+  const args = words[0] === 'sudo' ? words.slice(1) : words;
+  if (args.length === 0 || !/(^|\/)systemctl$/.test(args[0])) return false;
+  const unitNamed = args.some((a) => AGENT_UNITS.has(a.replace(/^['"]|['"]$/g, '')));
+  if (!unitNamed) return false;
+  const verbs = args.slice(1).map((a) => a.replace(/^['"]|['"]$/g, ''));
+  return verbs.includes('start') || verbs.includes('restart') || (verbs.includes('enable') && verbs.includes('--now'));
+}
+
+function runsAgent(runcmd: unknown): boolean {
+  if (!Array.isArray(runcmd)) return false;
+  return runcmd.some((entry) => {
+    if (typeof entry === 'string') return splitShell(entry).some(startsAgent);
+    if (Array.isArray(entry)) return startsAgent(entry.map(String));
+    return false;
+  });
+}
+
+/** True when the user data is a #cloud-config that installs and starts qemu-guest-agent. */
+export function cloudConfigRunsGuestAgent(userData: string | undefined): boolean {
+  if (!userData) return false;
+  let text = userData.replace(/^\uFEFF/, '');
+  // The node driver keeps a leading jinja template header in front of #cloud-config (§A.8).
+  if (text.startsWith('## template: jinja')) text = text.slice(text.indexOf('\n') + 1);
+  if (!/^#cloud-config[ \t]*(\r?\n|$)/.test(text)) return false;
+  let doc: unknown;
+  try {
+    doc = parse(text);
+  } catch {
+    return false;
+  }
+  if (!doc || typeof doc !== 'object') return false;
+  const config = doc as Record<string, unknown>;
+  return installsPackage(config.packages) && runsAgent(config.runcmd);
+}
+
+/** Whether the VMI's guest will report an IP through the agent. */
+export function vmiRunsGuestAgent(vmi: KubeObject, store: StoreReader, secretKind: KindInfo): boolean {
+  const spec = (vmi.spec ?? {}) as Record<string, unknown>;
+  return cloudConfigRunsGuestAgent(userDataOf(spec, String(vmi.metadata.namespace), store, secretKind));
+}

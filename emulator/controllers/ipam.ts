@@ -1,0 +1,169 @@
+/**
+ * IPPool address math as load-balancer-harvester does it with CNI host-local's allocator
+ * (pkg/ipam/allocator.go MakeRange/countIP, pkg/ipam/store/store.go, host-local backend/allocator):
+ * - a range defaults to subnet+1 … last usable (broadcast-1), gateway subnet+1 (skipped when allocating);
+ *   a /32 is one address with no gateway; start > end is swapped; start/end must lie in the subnet;
+ * - total = addresses in the ranges minus gateways that fall inside them;
+ * - allocation prefers the address this LB held before (allocatedHistory), else walks the range set from the
+ *   address after `lastAllocated` (host-local's round robin), skipping gateways and allocated addresses.
+ * IPv4 only. Error texts are Harvester's (including its "invalide range" typo).
+ */
+import { Cidr, cidrContains, formatCidr, formatIPv4, maskOf, parseCidr, parseIPv4 } from './ipv4';
+
+/** An IPPool `spec.ranges[]` entry as written. */
+export interface RangeSpec {
+  subnet?: string;
+  rangeStart?: string;
+  rangeEnd?: string;
+  gateway?: string;
+}
+
+/** A canonical range. */
+export interface PoolRange {
+  subnet: Cidr;
+  start: number;
+  end: number;
+  gateway?: number;
+}
+
+function specText(r: RangeSpec): string {
+  return `&{RangeStart:${r.rangeStart ?? ''} RangeEnd:${r.rangeEnd ?? ''} Subnet:${r.subnet ?? ''} Gateway:${r.gateway ?? ''}}`;
+}
+
+/** Canonicalises one range; throws an Error with Harvester's message when invalid. */
+export function makeRange(r: RangeSpec): PoolRange {
+  const subnet = parseCidr(r.subnet);
+  if (!subnet) throw new Error(`invalide range ${specText(r)}`);
+  const p2p = subnet.prefix === 32;
+  let start: number;
+  if (!r.rangeStart) start = p2p ? subnet.network : subnet.network + 1;
+  else {
+    const parsed = parseIPv4(r.rangeStart);
+    if (parsed === undefined) throw new Error(`invalid rangeStart ${r.rangeStart}`);
+    if (!cidrContains(subnet, parsed)) throw new Error(`range start IP ${r.rangeStart} is out of subnet ${formatCidr(subnet)}`);
+    start = parsed;
+  }
+  let end: number;
+  if (!r.rangeEnd) end = p2p ? subnet.network : subnet.broadcast - 1;
+  else {
+    const parsed = parseIPv4(r.rangeEnd);
+    if (parsed === undefined) throw new Error(`invalid rangeEnd ${r.rangeEnd}`);
+    // Harvester prints the start IP here (sic).
+    if (!cidrContains(subnet, parsed)) throw new Error(`range end IP ${formatIPv4(start)} is out of subnet ${formatCidr(subnet)}`);
+    end = parsed;
+  }
+  if (start > end) [start, end] = [end, start];
+  let gateway: number | undefined;
+  if (!r.gateway) gateway = p2p ? undefined : subnet.network + 1;
+  else {
+    gateway = parseIPv4(r.gateway);
+    if (gateway === undefined) throw new Error(`invalid gateway ${r.gateway}`);
+  }
+  return { subnet, start, end, gateway };
+}
+
+/** Canonicalises all ranges (first error wins). */
+export function makeRangeSet(ranges: RangeSpec[]): PoolRange[] {
+  return ranges.map(makeRange);
+}
+
+/** Go's `%+v` of a host-local Range, as Harvester's overlap messages print it. */
+export function formatRange(r: PoolRange): string {
+  const gw = r.gateway === undefined ? '<nil>' : formatIPv4(r.gateway);
+  return `{RangeStart:${formatIPv4(r.start)} RangeEnd:${formatIPv4(r.end)} Subnet:${formatCidr(r.subnet)} Gateway:${gw}}`;
+}
+
+/** Go's `%+v` of a RangeSet. */
+export function formatRangeSet(set: PoolRange[]): string {
+  return `[${set.map(formatRange).join(' ')}]`;
+}
+
+/** `start-end,start-end` as host-local names a range set in its errors. */
+export function rangeSetLabel(set: PoolRange[]): string {
+  return set.map((r) => `${formatIPv4(r.start)}-${formatIPv4(r.end)}`).join(',');
+}
+
+export function rangeContains(r: PoolRange, ip: number): boolean {
+  return cidrContains(r.subnet, ip) && ip >= r.start && ip <= r.end;
+}
+
+export function rangeSetContains(set: PoolRange[], ip: number): boolean {
+  return set.some((r) => rangeContains(r, ip));
+}
+
+/** host-local Range.Overlaps. */
+export function rangesOverlap(a: PoolRange, b: PoolRange): boolean {
+  return rangeContains(a, b.start) || rangeContains(a, b.end) || rangeContains(b, a.start) || rangeContains(b, a.end);
+}
+
+/** Addresses a range set can hand out. */
+export function totalOf(set: PoolRange[]): number {
+  return set.reduce((sum, r) => {
+    let count = r.end - r.start + 1;
+    if (r.gateway !== undefined && rangeContains(r, r.gateway)) count--;
+    return sum + count;
+  }, 0);
+}
+
+/** The range holding `ip`. */
+export function rangeOf(set: PoolRange[], ip: number): PoolRange | undefined {
+  return set.find((r) => rangeContains(r, ip));
+}
+
+/** The address handed to applicant `id` (`namespace/name`), or undefined when the pool is exhausted. */
+export function allocateAddress(
+  set: PoolRange[],
+  status: { allocated?: Record<string, string>; allocatedHistory?: Record<string, string>; lastAllocated?: string },
+  id: string,
+): number | undefined {
+  const allocated = status.allocated ?? {};
+  const taken = new Set(Object.keys(allocated).map((ip) => parseIPv4(ip)));
+  const usable = (ip: number): boolean => {
+    const r = rangeOf(set, ip);
+    return Boolean(r) && ip !== r!.gateway && !taken.has(ip);
+  };
+  for (const [ip, owner] of Object.entries(status.allocatedHistory ?? {})) {
+    const n = parseIPv4(ip);
+    if (owner === id && n !== undefined && usable(n)) return n;
+  }
+  // Walk the set as one ring of addresses (range by range), starting after lastAllocated.
+  const sizes = set.map((r) => r.end - r.start + 1);
+  const size = sizes.reduce((a, b) => a + b, 0);
+  if (size === 0) return undefined;
+  const at = (index: number): number => {
+    let i = index;
+    for (let k = 0; k < set.length; k++) {
+      if (i < sizes[k]) return set[k].start + i;
+      i -= sizes[k];
+    }
+    return set[0].start;
+  };
+  let lastIndex = -1;
+  const last = parseIPv4(status.lastAllocated);
+  if (last !== undefined) {
+    let offset = 0;
+    for (let k = 0; k < set.length; k++) {
+      if (last >= set[k].start && last <= set[k].end) {
+        lastIndex = offset + (last - set[k].start);
+        break;
+      }
+      offset += sizes[k];
+    }
+  }
+  for (let i = 1; i <= size; i++) {
+    const candidate = at((lastIndex + i) % size);
+    if (usable(candidate)) return candidate;
+  }
+  return undefined;
+}
+
+/** LB status.allocatedAddress for an address of the set. */
+export function allocatedAddressOf(set: PoolRange[], pool: string, ip: number): { ipPool: string; ip: string; mask: string; gateway: string } {
+  const r = rangeOf(set, ip);
+  return {
+    ipPool: pool,
+    ip: formatIPv4(ip),
+    mask: maskOf(r?.subnet.prefix ?? 32),
+    gateway: r?.gateway === undefined ? '' : formatIPv4(r.gateway),
+  };
+}

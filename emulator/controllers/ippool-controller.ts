@@ -1,0 +1,55 @@
+/**
+ * IPPool status bookkeeping (load-balancer-harvester pkg/controller/ippool/controller.go): when a pool is
+ * created or its ranges change, `status.total` is the number of assignable addresses, `status.available`
+ * what is left after `status.allocated`, `status.lastAllocated` is kept ("" at first; the CRD requires all
+ * three once status exists), and condition Ready=True. The allocation map itself is written by the LB
+ * controller (lb-controller.ts), as the real IPAM store does.
+ */
+import { Clock } from '../clock';
+import { Store } from '../api/types';
+import { makeRangeSet, rangeSetContains, RangeSpec, totalOf } from './ipam';
+import { parseIPv4 } from './ipv4';
+import { HarvesterKinds } from './kinds';
+import { Condition, clone, field, isDeleting, setCondition, statusOf, timestamp, writeChanges } from './object-util';
+import { Controller, ErrorSink, splitKey } from './runtime';
+
+/** Builds the IPPool status controller. */
+export function createIpPoolController(ctx: { store: Store; kinds: HarvesterKinds; clock: Clock; errors?: ErrorSink }): Controller {
+  const { store, kinds } = ctx;
+  const controller = new Controller({
+    name: 'harvester-ippool-controller',
+    clock: ctx.clock,
+    errors: ctx.errors,
+    reconcile: (key) => {
+      const pool = store.get(kinds.ipPool, undefined, splitKey(key).name);
+      if (!pool || isDeleting(pool)) return;
+      const desired = clone(pool);
+      const status = statusOf(desired);
+      const now = timestamp(ctx.clock.now());
+      let set;
+      try {
+        set = makeRangeSet(field<RangeSpec[]>(pool, 'spec', 'ranges') ?? []);
+      } catch (err) {
+        status.total ??= 0;
+        status.available ??= 0;
+        status.lastAllocated ??= '';
+        status.conditions = setCondition(status.conditions as Condition[] | undefined, { type: 'Ready', status: 'False', message: (err as Error).message }, now, { stampUpdate: true });
+        writeChanges(store, kinds.ipPool, pool, desired, { fieldManager: 'harvester-ippool-controller' });
+        return;
+      }
+      const allocated = (status.allocated as Record<string, string> | undefined) ?? {};
+      const inUse = Object.keys(allocated).filter((ip) => {
+        const n = parseIPv4(ip);
+        return n !== undefined && rangeSetContains(set, n);
+      }).length;
+      const total = totalOf(set);
+      status.total = total;
+      status.available = Math.max(0, total - inUse);
+      status.lastAllocated ??= '';
+      status.conditions = setCondition(status.conditions as Condition[] | undefined, { type: 'Ready', status: 'True' }, now, { stampUpdate: true });
+      writeChanges(store, kinds.ipPool, pool, desired, { fieldManager: 'harvester-ippool-controller' });
+    },
+  });
+  controller.watch(store, kinds.ipPool);
+  return controller;
+}

@@ -1,0 +1,75 @@
+/**
+ * The registry entries the simulated Harvester works with, looked up by apiVersion/kind so this code does not
+ * depend on how emulator/kinds names its exports.
+ */
+import { KindInfo, KindRegistry } from '../api/types';
+
+/** Kinds of the Harvester store used by controllers, webhooks and seed. */
+export interface HarvesterKinds {
+  namespace: KindInfo;
+  node: KindInfo;
+  secret: KindInfo;
+  pvc: KindInfo;
+  vm: KindInfo;
+  vmi: KindInfo;
+  image: KindInfo;
+  keyPair: KindInfo;
+  setting: KindInfo;
+  nad: KindInfo;
+  loadBalancer: KindInfo;
+  ipPool: KindInfo;
+  /** Optional: created for images and seeded when the registry serves it. */
+  storageClass?: KindInfo;
+  /** Optional: only used to read namespaces' project annotation etc. */
+  configMap?: KindInfo;
+}
+
+/** Kinds of a guest-cluster store. */
+export interface GuestKinds {
+  namespace: KindInfo;
+  node: KindInfo;
+  service: KindInfo;
+  /** Optional: sync errors become Events when served. */
+  event?: KindInfo;
+}
+
+function need(registry: KindRegistry, apiVersion: string, kind: string): KindInfo {
+  const info = registry.byKind(apiVersion, kind);
+  if (!info) {
+    throw new Error(
+      `The simulated Harvester needs kind ${kind} (${apiVersion}) but the store's registry does not serve it. ` +
+        `Build the store with createHarvesterRegistry() (or createGuestRegistry() for a guest cluster).`,
+    );
+  }
+  return info;
+}
+
+/** Resolves the Harvester kinds; throws naming the first missing one. */
+export function harvesterKinds(registry: KindRegistry): HarvesterKinds {
+  return {
+    namespace: need(registry, 'v1', 'Namespace'),
+    node: need(registry, 'v1', 'Node'),
+    secret: need(registry, 'v1', 'Secret'),
+    pvc: need(registry, 'v1', 'PersistentVolumeClaim'),
+    vm: need(registry, 'kubevirt.io/v1', 'VirtualMachine'),
+    vmi: need(registry, 'kubevirt.io/v1', 'VirtualMachineInstance'),
+    image: need(registry, 'harvesterhci.io/v1beta1', 'VirtualMachineImage'),
+    keyPair: need(registry, 'harvesterhci.io/v1beta1', 'KeyPair'),
+    setting: need(registry, 'harvesterhci.io/v1beta1', 'Setting'),
+    nad: need(registry, 'k8s.cni.cncf.io/v1', 'NetworkAttachmentDefinition'),
+    loadBalancer: need(registry, 'loadbalancer.harvesterhci.io/v1beta1', 'LoadBalancer'),
+    ipPool: need(registry, 'loadbalancer.harvesterhci.io/v1beta1', 'IPPool'),
+    storageClass: registry.byKind('storage.k8s.io/v1', 'StorageClass'),
+    configMap: registry.byKind('v1', 'ConfigMap'),
+  };
+}
+
+/** Resolves the guest-cluster kinds. */
+export function guestKinds(registry: KindRegistry): GuestKinds {
+  return {
+    namespace: need(registry, 'v1', 'Namespace'),
+    node: need(registry, 'v1', 'Node'),
+    service: need(registry, 'v1', 'Service'),
+    event: registry.byKind('v1', 'Event'),
+  };
+}

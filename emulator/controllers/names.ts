@@ -1,0 +1,69 @@
+/**
+ * Label, annotation and finalizer keys of the real Harvester / KubeVirt / load-balancer-harvester /
+ * harvester-cloud-provider code (sources cited in shared research harvester-api.md §A–§D).
+ */
+
+// harvester/harvester pkg/util/constants.go, pkg/controller/master/virtualmachine/*
+export const ANN_VOLUME_CLAIM_TEMPLATES = 'harvesterhci.io/volumeClaimTemplates';
+export const ANN_MAC_ADDRESS = 'harvesterhci.io/mac-address';
+export const ANN_VM_RUN_STRATEGY = 'harvesterhci.io/vmRunStrategy';
+export const ANN_REMOVED_PVCS = 'harvesterhci.io/removedPersistentVolumeClaims';
+export const ANN_REMOVE_ALL_PVCS = 'harvesterhci.io/removeAllPersistentVolumeClaims';
+export const ANN_RESERVED_MEMORY = 'harvesterhci.io/reservedMemory';
+export const ANN_IMAGE_ID = 'harvesterhci.io/imageId';
+export const ANN_STORAGE_CLASS_NAME = 'harvesterhci.io/storageClassName';
+export const ANN_NETWORK_ROUTE = 'network.harvesterhci.io/route';
+export const LABEL_IMAGE_DISPLAY_NAME = 'harvesterhci.io/imageDisplayName';
+export const LABEL_CREATOR = 'harvesterhci.io/creator';
+export const CREATOR_NODE_DRIVER = 'docker-machine-driver-harvester';
+export const LABEL_VM_NAME = 'harvesterhci.io/vmName';
+export const LABEL_GUEST_CLUSTER = 'guestcluster.harvesterhci.io/name';
+export const LABEL_VLAN_ID = 'network.harvesterhci.io/vlan-id';
+export const LABEL_CLUSTER_NETWORK = 'network.harvesterhci.io/clusternetwork';
+export const FINALIZER_VM_CLEANUP = 'wrangler.cattle.io/VMController.CleanupPVCAndSnapshot';
+
+// KubeVirt
+export const FINALIZER_KUBEVIRT_VM = 'kubevirt.io/virtualMachineControllerFinalize';
+export const ANN_KUBEVIRT_LATEST_API = 'kubevirt.io/latest-observed-api-version';
+export const ANN_KUBEVIRT_STORAGE_API = 'kubevirt.io/storage-observed-api-version';
+export const LABEL_KUBEVIRT_NODE_NAME = 'kubevirt.io/nodeName';
+
+// Kubernetes well-known labels
+export const LABEL_HOSTNAME = 'kubernetes.io/hostname';
+export const LABEL_REGION = 'topology.kubernetes.io/region';
+export const LABEL_ZONE = 'topology.kubernetes.io/zone';
+export const LABEL_REGION_BETA = 'failure-domain.beta.kubernetes.io/region';
+export const LABEL_ZONE_BETA = 'failure-domain.beta.kubernetes.io/zone';
+export const TAINT_UNINITIALIZED = 'node.cloudprovider.kubernetes.io/uninitialized';
+
+// load-balancer-harvester pkg/utils/const.go
+export const FINALIZER_LB = 'wrangler.cattle.io/harvester-lb-controller';
+export const ANN_LB_NETWORK = 'loadbalancer.harvesterhci.io/network';
+export const ANN_LB_PROJECT = 'loadbalancer.harvesterhci.io/project';
+export const ANN_LB_NAMESPACE = 'loadbalancer.harvesterhci.io/namespace';
+export const ANN_LB_CLUSTER = 'loadbalancer.harvesterhci.io/cluster';
+export const LABEL_POOL_VID = 'loadbalancer.harvesterhci.io/vid';
+export const LABEL_GLOBAL_POOL = 'loadbalancer.harvesterhci.io/global-ip-pool';
+export const ANN_MANAGEMENT_NETWORK = 'cloudprovider.harvesterhci.io/managementNetwork';
+export const LABEL_LB_CLUSTER = 'cloudprovider.harvesterhci.io/cluster';
+export const ANN_PROJECT_ID = 'field.cattle.io/projectId';
+export const DHCP_ASK_ADDRESS = '0.0.0.0';
+
+// harvester-cloud-provider pkg/utils/consts.go, pkg/cloud-controller-manager/*
+export const CCM_PREFIX = 'cloudprovider.harvesterhci.io/';
+export const ANN_SVC_IPAM = 'cloudprovider.harvesterhci.io/ipam';
+export const ANN_SVC_NETWORK = 'cloudprovider.harvesterhci.io/network';
+export const ANN_SVC_PROJECT = 'cloudprovider.harvesterhci.io/project';
+export const ANN_SVC_NAMESPACE = 'cloudprovider.harvesterhci.io/namespace';
+export const ANN_SVC_DESCRIPTION = 'cloudprovider.harvesterhci.io/description';
+export const ANN_LB_NETWORK_CCM = 'cloudprovider.harvesterhci.io/lb-network';
+export const ANN_SERVICE_UUID = 'cloudprovider.harvesterhci.io/service-uuid';
+export const LABEL_SERVICE_NAMESPACE = 'cloudprovider.harvesterhci.io/serviceNamespace';
+export const LABEL_SERVICE_NAME = 'cloudprovider.harvesterhci.io/serviceName';
+export const ANN_HEALTHCHECK_PORT = 'cloudprovider.harvesterhci.io/healthcheck-port';
+export const ANN_HEALTHCHECK_SUCCESS = 'cloudprovider.harvesterhci.io/healthcheck-success-threshold';
+export const ANN_HEALTHCHECK_FAILURE = 'cloudprovider.harvesterhci.io/healthcheck-failure-threshold';
+export const ANN_HEALTHCHECK_PERIOD = 'cloudprovider.harvesterhci.io/healthcheck-periodseconds';
+export const ANN_HEALTHCHECK_TIMEOUT = 'cloudprovider.harvesterhci.io/healthcheck-timeoutseconds';
+export const ANN_KUBE_VIP_IPS = 'kube-vip.io/loadbalancerIPs';
+export const FINALIZER_SERVICE_LB_CLEANUP = 'service.kubernetes.io/load-balancer-cleanup';

@@ -1,0 +1,80 @@
+/** Options of the simulated Harvester (installHarvester) and their defaults. */
+
+/** How long each simulated transition takes (ms). Per object, `<stage>.emulator.harvester-iac.local/delay` wins. */
+export interface HarvesterDelays {
+  /** VMI Scheduling → Scheduled (a host was picked). Stage `vmi-scheduled`. @default 300 */
+  vmiSchedule: number;
+  /** VMI Scheduled → Running (the guest booted). Stage `vmi-running`. @default 1500 */
+  vmiBoot: number;
+  /** VMI Running → guest agent connected and IPv4 reported. Stage `vmi-guest-agent`. @default 1000 */
+  guestAgent: number;
+  /** Whole image download/import, split over the progress steps. Stages `image-*`. @default 2000 */
+  imageImport: number;
+  /** PVC Pending → Bound, and resize completion. Stages `pvc-*`. @default 0 */
+  pvcBind: number;
+  /** KeyPair fingerprint + validated condition. Stage `keypair-validated`. @default 0 */
+  keyPairValidate: number;
+}
+
+/** Defaults of HarvesterDelays: short enough for tests on a real clock, long enough to observe each phase. */
+export const DEFAULT_DELAYS: HarvesterDelays = {
+  vmiSchedule: 300,
+  vmiBoot: 1500,
+  guestAgent: 1000,
+  imageImport: 2000,
+  pvcBind: 0,
+  keyPairValidate: 0,
+};
+
+/** An inclusive IPv4 range handed out by the simulated DHCP server of a VM network. */
+export interface DhcpRange {
+  start: string;
+  end: string;
+}
+
+/** Default simulated DHCP range (LoadBalancers with ipam dhcp). */
+export const DEFAULT_DHCP_RANGE: DhcpRange = { start: '192.168.100.100', end: '192.168.100.199' };
+
+/** Options of installHarvester. */
+export interface HarvesterOptions {
+  /** Transition delays; see HarvesterDelays for defaults. */
+  delays?: Partial<HarvesterDelays>;
+  /**
+   * Address ranges of VM networks (`namespace/name` of the NetworkAttachmentDefinition → CIDR) for networks
+   * whose NAD carries no `network.harvesterhci.io/route` annotation with a `cidr`. @default {}
+   */
+  vmNetworkCidrs?: Record<string, string>;
+  /** CIDR used for VM networks that have neither a route annotation nor an entry above. @default 10.10.0.0/16 */
+  defaultVmCidr?: string;
+  /** Salt for the deterministic VM IP/MAC choice (same salt → same addresses). @default 'harvester-iac' */
+  addressSeed?: string;
+  /** Simulated DHCP range for `ipam: dhcp` load balancers. @default 192.168.100.100–192.168.100.199 */
+  dhcpRange?: DhcpRange;
+  /**
+   * Refuse growing a volume in `harvesterhci.io/volumeClaimTemplates` while the VM runs ("please stop the VM
+   * before resizing volumes"), as Harvester's VM validator does. @default true
+   */
+  volumeResizeRequiresStop?: boolean;
+}
+
+/** Options with every default applied. */
+export interface ResolvedHarvesterOptions {
+  delays: HarvesterDelays;
+  vmNetworkCidrs: Record<string, string>;
+  defaultVmCidr: string;
+  addressSeed: string;
+  dhcpRange: DhcpRange;
+  volumeResizeRequiresStop: boolean;
+}
+
+/** Applies defaults (the returned object is live: admin knobs mutate `delays`). */
+export function resolveHarvesterOptions(options: HarvesterOptions = {}): ResolvedHarvesterOptions {
+  return {
+    delays: { ...DEFAULT_DELAYS, ...(options.delays ?? {}) },
+    vmNetworkCidrs: { ...(options.vmNetworkCidrs ?? {}) },
+    defaultVmCidr: options.defaultVmCidr ?? '10.10.0.0/16',
+    addressSeed: options.addressSeed ?? 'harvester-iac',
+    dhcpRange: options.dhcpRange ?? DEFAULT_DHCP_RANGE,
+    volumeResizeRequiresStop: options.volumeResizeRequiresStop ?? true,
+  };
+}

@@ -1,0 +1,106 @@
+/**
+ * Simulated guest addressing: MACs and IPv4 addresses for VMI interfaces. Both are deterministic per VM (same
+ * name + seed → same address), drawn from the VM network's range: the NAD's `network.harvesterhci.io/route`
+ * annotation `cidr` (what Harvester's network controller records), else `vmNetworkCidrs`, else the default.
+ */
+import { KubeObject, StoreReader } from '../api/types';
+import { HarvesterKinds } from './kinds';
+import { ResolvedHarvesterOptions } from './options';
+import { deterministicMac, fnv1a } from './hashing';
+import { Cidr, formatIPv4, hostRange, parseCidr, parseIPv4 } from './ipv4';
+import { ANN_MAC_ADDRESS, ANN_NETWORK_ROUTE } from './names';
+import { field } from './object-util';
+
+/** One NIC of a VMI spec with its network. */
+export interface VmiNic {
+  name: string;
+  specMac?: string;
+  /** `namespace/name` of the Multus network, or undefined for the pod network. */
+  network?: string;
+}
+
+/** The NICs of a pod spec (interfaces joined with networks by name). */
+export function nicsOf(podSpec: Record<string, unknown>, namespace: string): VmiNic[] {
+  const interfaces = field<Record<string, unknown>[]>(podSpec, 'domain', 'devices', 'interfaces') ?? [];
+  const networks = (podSpec.networks as Record<string, unknown>[] | undefined) ?? [];
+  return interfaces.map((iface) => {
+    const name = String(iface.name);
+    const net = networks.find((n) => n.name === name);
+    const multus = field<string>(net, 'multus', 'networkName');
+    return {
+      name,
+      specMac: typeof iface.macAddress === 'string' ? iface.macAddress : undefined,
+      network: multus ? (multus.includes('/') ? multus : `${namespace}/${multus}`) : undefined,
+    };
+  });
+}
+
+/** MACs Harvester persisted in the VM annotation `harvesterhci.io/mac-address` (`{"nic-0":"…"}`). */
+export function persistedMacs(vm: KubeObject | undefined): Record<string, string> {
+  const raw = vm?.metadata.annotations?.[ANN_MAC_ADDRESS];
+  if (!raw) return {};
+  try {
+    const parsed = JSON.parse(raw) as unknown;
+    return parsed && typeof parsed === 'object' ? (parsed as Record<string, string>) : {};
+  } catch {
+    return {};
+  }
+}
+
+/** The MAC a NIC gets: the spec's, else the persisted one, else a stable derived one. */
+export function macFor(nic: VmiNic, vmKey: string, persisted: Record<string, string>, seed: string): string {
+  return nic.specMac ?? persisted[nic.name] ?? deterministicMac(`${seed}/${vmKey}/${nic.name}`);
+}
+
+/** The address block and gateway of a VM network. */
+export function networkBlock(
+  store: StoreReader,
+  kinds: HarvesterKinds,
+  options: ResolvedHarvesterOptions,
+  network: string | undefined,
+): { cidr: Cidr; gateway?: number } {
+  if (network) {
+    const [ns, name] = network.split('/');
+    const nad = store.get(kinds.nad, ns, name);
+    const route = nad?.metadata.annotations?.[ANN_NETWORK_ROUTE];
+    if (route) {
+      try {
+        const parsed = JSON.parse(route) as { cidr?: string; gateway?: string };
+        const cidr = parseCidr(parsed.cidr);
+        if (cidr) return { cidr, gateway: parseIPv4(parsed.gateway) };
+      } catch {
+        // fall through to the configured ranges
+      }
+    }
+    const configured = parseCidr(options.vmNetworkCidrs[network]);
+    if (configured) return { cidr: configured };
+  }
+  return { cidr: parseCidr(options.defaultVmCidr) ?? (parseCidr('10.10.0.0/16') as Cidr) };
+}
+
+/** IPv4 addresses already reported by VMIs (other than `exceptKey`, `namespace/name`). */
+export function addressesInUse(store: StoreReader, kinds: HarvesterKinds, exceptKey?: string): Set<number> {
+  const used = new Set<number>();
+  for (const vmi of store.list(kinds.vmi).items) {
+    if (`${vmi.metadata.namespace}/${vmi.metadata.name}` === exceptKey) continue;
+    for (const iface of field<Record<string, unknown>[]>(vmi, 'status', 'interfaces') ?? []) {
+      const ip = parseIPv4(iface.ipAddress);
+      if (ip !== undefined) used.add(ip);
+    }
+  }
+  return used;
+}
+
+/** A stable free address in the block for `seedKey`, or undefined when the block is full. */
+export function pickAddress(block: { cidr: Cidr; gateway?: number }, seedKey: string, used: Set<number>): string | undefined {
+  const { first, last } = hostRange(block.cidr);
+  const gateway = block.gateway ?? first; // the first host is the conventional gateway
+  const size = last - first + 1;
+  const start = fnv1a(seedKey) % size;
+  for (let i = 0; i < size; i++) {
+    const candidate = first + ((start + i) % size);
+    if (candidate === gateway && size > 1) continue;
+    if (!used.has(candidate)) return formatIPv4(candidate);
+  }
+  return undefined;
+}

@@ -1,0 +1,88 @@
+/**
+ * Harvester's VM volume handling (harvester pkg/controller/master/virtualmachine/vm_controller.go):
+ * - `createPVCsFromAnnotation`: every entry of the VM annotation `harvesterhci.io/volumeClaimTemplates` becomes
+ *   a PVC in the VM's namespace when missing (owned by nobody, as in Harvester), and an existing PVC is
+ *   expanded when the entry asks for more storage (never shrunk);
+ * - `removePVCInRemovedPVCsAnnotation` (finalizer CleanupPVCAndSnapshot): on VM deletion, PVCs named in
+ *   `harvesterhci.io/removedPersistentVolumeClaims` are deleted, plus — with
+ *   `harvesterhci.io/removeAllPersistentVolumeClaims: "true"` — every PVC labelled with the VM's guest cluster.
+ */
+import { KubeObject, Store } from '../api/types';
+import { HarvesterKinds } from './kinds';
+import { ANN_REMOVE_ALL_PVCS, ANN_REMOVED_PVCS, ANN_VOLUME_CLAIM_TEMPLATES, LABEL_GUEST_CLUSTER } from './names';
+import { clone, deleteIfPresent, field, writeChanges } from './object-util';
+import { parseQuantity } from './quantity';
+
+/** One entry of the volumeClaimTemplates annotation (a PersistentVolumeClaim, loosely typed). */
+export interface ClaimTemplate {
+  metadata?: { name?: string; annotations?: Record<string, string>; labels?: Record<string, string> };
+  spec?: Record<string, unknown>;
+}
+
+/** Parses the annotation; throws a SyntaxError on malformed JSON, returns [] when absent. */
+export function claimTemplatesOf(vm: KubeObject): ClaimTemplate[] {
+  const raw = vm.metadata.annotations?.[ANN_VOLUME_CLAIM_TEMPLATES];
+  if (!raw) return [];
+  const parsed = JSON.parse(raw) as unknown;
+  if (!Array.isArray(parsed)) throw new SyntaxError('expected a JSON array of PersistentVolumeClaims');
+  return parsed as ClaimTemplate[];
+}
+
+/** The requested storage of a claim template or PVC (bytes), or undefined. */
+export function requestedStorage(claim: unknown): number | undefined {
+  return parseQuantity(field(claim, 'spec', 'resources', 'requests', 'storage'));
+}
+
+/** Creates missing PVCs and grows smaller ones. Malformed annotations are left to the webhook. */
+export function ensureClaims(store: Store, kinds: HarvesterKinds, vm: KubeObject, manager: string): void {
+  let templates: ClaimTemplate[];
+  try {
+    templates = claimTemplatesOf(vm);
+  } catch {
+    return;
+  }
+  const namespace = String(vm.metadata.namespace);
+  for (const template of templates) {
+    const name = template.metadata?.name;
+    if (!name) continue;
+    const existing = store.get(kinds.pvc, namespace, name);
+    if (!existing) {
+      const metadata: KubeObject['metadata'] = { name, namespace };
+      if (template.metadata?.annotations) metadata.annotations = { ...template.metadata.annotations };
+      if (template.metadata?.labels) metadata.labels = { ...template.metadata.labels };
+      store.create(kinds.pvc, { apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata, spec: clone(template.spec ?? {}) }, { fieldManager: manager });
+      continue;
+    }
+    const wanted = requestedStorage(template);
+    const have = requestedStorage(existing);
+    if (wanted !== undefined && have !== undefined && wanted > have) {
+      const desired = clone(existing);
+      const spec = (desired.spec ?? {}) as Record<string, unknown>;
+      const resources = (spec.resources ?? {}) as Record<string, unknown>;
+      const requests = (resources.requests ?? {}) as Record<string, unknown>;
+      requests.storage = field(template, 'spec', 'resources', 'requests', 'storage');
+      resources.requests = requests;
+      spec.resources = resources;
+      desired.spec = spec;
+      writeChanges(store, kinds.pvc, existing, desired, { fieldManager: manager });
+    }
+  }
+}
+
+/** Deletes the PVCs a deleted VM asked to remove. */
+export function removeClaimsOfDeletedVm(store: Store, kinds: HarvesterKinds, vm: KubeObject): void {
+  const namespace = String(vm.metadata.namespace);
+  const annotations = vm.metadata.annotations ?? {};
+  const names = new Set(
+    (annotations[ANN_REMOVED_PVCS] ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+  );
+  const cluster = vm.metadata.labels?.[LABEL_GUEST_CLUSTER];
+  if (annotations[ANN_REMOVE_ALL_PVCS] === 'true' && cluster) {
+    const labelled = store.list(kinds.pvc, { namespace, labelSelector: `${LABEL_GUEST_CLUSTER}=${cluster}` }).items;
+    for (const pvc of labelled) names.add(String(pvc.metadata.name));
+  }
+  for (const name of names) deleteIfPresent(store, kinds.pvc, namespace, name);
+}

@@ -1,0 +1,209 @@
+/**
+ * The VirtualMachineInstance lifecycle as KubeVirt + kube-scheduler + the guest drive it, one stage per row:
+ *
+ * 1. `vmi-pending`        (new)        → phase Pending                                      (no delay)
+ * 2. `vmi-scheduling`     Pending      → phase Scheduling (virt-launcher pod created)       (no delay)
+ * 3. `vmi-unschedulable`  Scheduling, no host fits → condition PodScheduled=False/Unschedulable (no delay)
+ * 4. `vmi-scheduled`      Scheduling, a host fits  → phase Scheduled, status.nodeName         (delays.vmiSchedule)
+ * 5. `vmi-running`        Scheduled    → phase Running, Ready, NICs with MACs but no IP     (delays.vmiBoot)
+ * 6. `vmi-guest-agent`    Running, cloud-init installs+starts qemu-guest-agent, not yet connected
+ *                                      → AgentConnected, IPv4 on each NIC, guestOSInfo      (delays.guestAgent)
+ *
+ * Field names follow KubeVirt v1 VMI status (see shared examples virtualmachineinstances_*.yaml).
+ */
+import { KubeObject, Store } from '../api/types';
+import { HarvesterKinds } from './kinds';
+import { ResolvedHarvesterOptions } from './options';
+import { LABEL_KUBEVIRT_NODE_NAME } from './names';
+import {
+  Condition,
+  dropCondition,
+  field,
+  findCondition,
+  isDeleting,
+  labelsOf,
+  setCondition,
+  statusOf,
+  timestamp,
+} from './object-util';
+import { Placement, placeVmi } from './scheduler';
+import { Stage } from './stages';
+import { vmiRunsGuestAgent } from './guest-agent';
+import { addressesInUse, macFor, networkBlock, nicsOf, persistedMacs, pickAddress } from './vm-network';
+import { linkLocalFromMac } from './hashing';
+import { parseIPv4 } from './ipv4';
+import { Clock } from '../clock';
+
+/** What the VMI stages need from their surroundings. */
+export interface VmiStageContext {
+  store: Store;
+  kinds: HarvesterKinds;
+  options: ResolvedHarvesterOptions;
+  clock: Clock;
+}
+
+function phaseOf(vmi: KubeObject): string | undefined {
+  return field<string>(vmi, 'status', 'phase');
+}
+
+function specOfVmi(vmi: KubeObject): Record<string, unknown> {
+  return (vmi.spec ?? {}) as Record<string, unknown>;
+}
+
+function enterPhase(vmi: KubeObject, phase: string, now: string): void {
+  const status = statusOf(vmi);
+  status.phase = phase;
+  const stamps = (status.phaseTransitionTimestamps as Record<string, unknown>[] | undefined) ?? [];
+  status.phaseTransitionTimestamps = [...stamps, { phase, phaseTransitionTimestamp: now }];
+}
+
+function missingClaim(ctx: VmiStageContext, vmi: KubeObject): string | undefined {
+  const volumes = (specOfVmi(vmi).volumes as Record<string, unknown>[] | undefined) ?? [];
+  for (const volume of volumes) {
+    const claim = field<string>(volume, 'persistentVolumeClaim', 'claimName') ?? field<string>(volume, 'dataVolume', 'name');
+    if (claim && !ctx.store.get(ctx.kinds.pvc, vmi.metadata.namespace, claim)) return claim;
+  }
+  return undefined;
+}
+
+/** Where the VMI's pod would go now (or why it cannot go anywhere). */
+export function placementFor(ctx: VmiStageContext, vmi: KubeObject): Placement {
+  const claim = missingClaim(ctx, vmi);
+  if (claim) return { message: `0/${ctx.store.list(ctx.kinds.node).items.length} nodes are available: persistentvolumeclaim "${claim}" not found.` };
+  const load = new Map<string, number>();
+  for (const other of ctx.store.list(ctx.kinds.vmi).items) {
+    const node = field<string>(other, 'status', 'nodeName');
+    if (node && other.metadata.uid !== vmi.metadata.uid) load.set(node, (load.get(node) ?? 0) + 1);
+  }
+  return placeVmi(specOfVmi(vmi), ctx.store.list(ctx.kinds.node).items, load);
+}
+
+function conditions(vmi: KubeObject): Condition[] | undefined {
+  return field<Condition[]>(vmi, 'status', 'conditions');
+}
+
+/** The NIC status entries (MACs, optional IPs) of a VMI. */
+function interfaceStatus(ctx: VmiStageContext, vmi: KubeObject, withIp: boolean): Record<string, unknown>[] {
+  const ns = String(vmi.metadata.namespace);
+  const vmKey = `${ns}/${vmi.metadata.name}`;
+  const vm = ctx.store.get(ctx.kinds.vm, ns, String(vmi.metadata.name));
+  const persisted = persistedMacs(vm);
+  const used = withIp ? addressesInUse(ctx.store, ctx.kinds, vmKey) : new Set<number>();
+  return nicsOf(specOfVmi(vmi), ns).map((nic, index) => {
+    const mac = macFor(nic, vmKey, persisted, ctx.options.addressSeed);
+    const entry: Record<string, unknown> = { name: nic.name, mac, infoSource: 'domain' };
+    if (!withIp) return entry;
+    const block = networkBlock(ctx.store, ctx.kinds, ctx.options, nic.network);
+    const ip = pickAddress(block, `${ctx.options.addressSeed}/${vmKey}/${nic.name}`, used);
+    entry.infoSource = 'domain, guest-agent';
+    entry.interfaceName = `enp${index + 1}s0`;
+    if (ip) {
+      used.add(parseIPv4(ip) as number);
+      entry.ipAddress = ip;
+      entry.ipAddresses = [ip, linkLocalFromMac(mac)];
+    }
+    return entry;
+  });
+}
+
+/** The stage table of the VMI lifecycle. Delays are read live from `ctx.options.delays`. */
+export function vmiStages(ctx: VmiStageContext): Stage[] {
+  const now = (): string => timestamp(ctx.clock.now());
+  return [
+    {
+      name: 'vmi-pending',
+      when: (vmi) => !isDeleting(vmi) && !phaseOf(vmi),
+      delayMs: () => 0,
+      next: (vmi) => {
+        enterPhase(vmi, 'Pending', now());
+        statusOf(vmi).guestOSInfo = {};
+        return vmi;
+      },
+    },
+    {
+      name: 'vmi-scheduling',
+      when: (vmi) => !isDeleting(vmi) && phaseOf(vmi) === 'Pending',
+      delayMs: () => 0,
+      next: (vmi) => {
+        enterPhase(vmi, 'Scheduling', now());
+        return vmi;
+      },
+    },
+    {
+      name: 'vmi-unschedulable',
+      when: (vmi) => {
+        if (isDeleting(vmi) || phaseOf(vmi) !== 'Scheduling') return false;
+        const placement = placementFor(ctx, vmi);
+        if (placement.node) return false;
+        const current = findCondition(vmi, 'PodScheduled');
+        return current?.status !== 'False' || current.message !== placement.message;
+      },
+      delayMs: () => 0,
+      next: (vmi) => {
+        const placement = placementFor(ctx, vmi);
+        if (placement.node) return undefined;
+        statusOf(vmi).conditions = setCondition(
+          conditions(vmi),
+          { type: 'PodScheduled', status: 'False', reason: 'Unschedulable', message: placement.message },
+          now(),
+        );
+        return vmi;
+      },
+    },
+    {
+      name: 'vmi-scheduled',
+      when: (vmi) => !isDeleting(vmi) && phaseOf(vmi) === 'Scheduling' && Boolean(placementFor(ctx, vmi).node),
+      delayMs: () => ctx.options.delays.vmiSchedule,
+      next: (vmi) => {
+        const node = placementFor(ctx, vmi).node;
+        if (!node) return undefined;
+        const nodeName = String(node.metadata.name);
+        enterPhase(vmi, 'Scheduled', now());
+        const status = statusOf(vmi);
+        status.nodeName = nodeName;
+        status.conditions = dropCondition(conditions(vmi), 'PodScheduled');
+        labelsOf(vmi, true)[LABEL_KUBEVIRT_NODE_NAME] = nodeName;
+        return vmi;
+      },
+    },
+    {
+      name: 'vmi-running',
+      when: (vmi) => !isDeleting(vmi) && phaseOf(vmi) === 'Scheduled',
+      delayMs: () => ctx.options.delays.vmiBoot,
+      next: (vmi) => {
+        const at = now();
+        enterPhase(vmi, 'Running', at);
+        const status = statusOf(vmi);
+        let list = setCondition(conditions(vmi), { type: 'Ready', status: 'True' }, at);
+        list = setCondition(list, { type: 'LiveMigratable', status: 'True' }, at);
+        status.conditions = list;
+        status.interfaces = interfaceStatus(ctx, vmi, false);
+        status.qosClass = 'Burstable';
+        return vmi;
+      },
+    },
+    {
+      name: 'vmi-guest-agent',
+      when: (vmi) =>
+        !isDeleting(vmi) &&
+        phaseOf(vmi) === 'Running' &&
+        findCondition(vmi, 'AgentConnected')?.status !== 'True' &&
+        vmiRunsGuestAgent(vmi, ctx.store, ctx.kinds.secret),
+      delayMs: () => ctx.options.delays.guestAgent,
+      next: (vmi) => {
+        const status = statusOf(vmi);
+        status.conditions = setCondition(conditions(vmi), { type: 'AgentConnected', status: 'True' }, now());
+        status.interfaces = interfaceStatus(ctx, vmi, true);
+        status.guestOSInfo = {
+          id: 'ubuntu',
+          name: 'Ubuntu',
+          prettyName: 'Ubuntu 22.04.4 LTS',
+          version: '22.04',
+          versionId: '22.04',
+          kernelRelease: '5.15.0-119-generic',
+        };
+        return vmi;
+      },
+    },
+  ];
+}

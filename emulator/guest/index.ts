@@ -1,0 +1,84 @@
+/**
+ * The guest-cluster role: a second store (core kinds only) plays a guest RKE2 cluster built from Harvester
+ * VMs, with the Harvester cloud provider (CCM) of a chosen version. It watches both stores: guest Nodes
+ * follow the Harvester VMs labelled `guestcluster.harvesterhci.io/name=<clusterName>` (guest-nodes.ts), and
+ * guest Services of type LoadBalancer become Harvester LoadBalancers (service-lb.ts).
+ */
+import { Clock } from '../clock';
+import { StatusError } from '../api/errors';
+import { AdmissionHook, Store } from '../api/types';
+import { guestKinds, harvesterKinds } from '../controllers/kinds';
+import { Controller, ControllerError, ErrorLog } from '../controllers/runtime';
+import { createGuestNodeController } from './guest-nodes';
+import { GuestDelays, GuestOptions, resolveGuestOptions, ResolvedGuestOptions } from './options';
+import { serviceAllocationHook } from './service-allocation';
+import { createServiceLbController, GuestEvent } from './service-lb';
+
+export { DEFAULT_GUEST_DELAYS } from './options';
+export type { GuestDelays, GuestOptions } from './options';
+export type { GuestEvent } from './service-lb';
+export { loadBalancerName } from './lb-name';
+
+/** Admin knobs and lifecycle of an installed guest cluster. */
+export interface GuestHandle {
+  readonly options: ResolvedGuestOptions;
+  /** Service sync failures (newest last), as `kubectl describe svc` would list them. */
+  events(): GuestEvent[];
+  setDelays(delays: Partial<GuestDelays>): void;
+  /** Unexpected controller failures (tests assert this stays empty). */
+  errors(): ControllerError[];
+  stop(): void;
+}
+
+const EVENT_LIMIT = 200;
+
+/**
+ * Starts the guest-cluster simulation. `guestStore` must serve core Namespace/Node/Service
+ * (createGuestRegistry()); `harvesterStore` is the Harvester store the VMs and LoadBalancers live in.
+ * Creates the guest namespaces default and kube-system when missing.
+ */
+export function installGuestCluster(guestStore: Store, harvesterStore: Store, clock: Clock, options: GuestOptions): GuestHandle {
+  const resolved = resolveGuestOptions(options);
+  const gk = guestKinds(guestStore.registry);
+  const hk = harvesterKinds(harvesterStore.registry);
+  const errorLog = new ErrorLog();
+  const events: GuestEvent[] = [];
+  let running = true;
+
+  for (const name of ['default', 'kube-system']) {
+    if (guestStore.get(gk.namespace, undefined, name)) continue;
+    try {
+      guestStore.create(gk.namespace, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
+    } catch (err) {
+      if (!(err instanceof StatusError && err.code === 409)) throw err;
+    }
+  }
+  const hook = serviceAllocationHook();
+  const guardedHook: AdmissionHook = { ...hook, mutate: (req) => (running ? hook.mutate!(req) : undefined) };
+  guestStore.addAdmissionHook(guardedHook);
+
+  const ctx = { guest: guestStore, harvester: harvesterStore, guestKinds: gk, harvesterKinds: hk, clock, options: resolved, errors: errorLog };
+  const controllers: Controller[] = [
+    createGuestNodeController(ctx),
+    createServiceLbController({
+      ...ctx,
+      events: (e) => {
+        events.push(e);
+        if (events.length > EVENT_LIMIT) events.shift();
+      },
+    }),
+  ];
+  return {
+    options: resolved,
+    events: () => [...events],
+    setDelays(delays) {
+      Object.assign(resolved.delays, delays);
+    },
+    errors: () => errorLog.list(),
+    stop() {
+      if (!running) return;
+      running = false;
+      for (const c of controllers) c.stop();
+    },
+  };
+}

@@ -1,0 +1,117 @@
+/**
+ * The simulated Harvester: admission webhooks plus controllers over one ObjectStore, all writing through the
+ * store so clients watching it see the same events a real cluster would send.
+ *
+ * Controllers (emulator/controllers): KubeVirt VM → VMI (vm-controller), the VMI lifecycle stages
+ * (vmi-stages: Pending → Scheduling → Scheduled → Running → guest-agent IP), host topology labels onto
+ * node-driver VMIs (vmi-host-labels), PVC binding/expansion (pvc-stages), image import (image-stages),
+ * key pair validation (keypair-stages), IPPool status (ippool-controller), LoadBalancer IPAM
+ * (lb-controller). Webhooks (emulator/webhooks): VirtualMachine, VirtualMachineImage, KeyPair,
+ * LoadBalancer, IPPool.
+ */
+import { Clock } from './clock';
+import { AdmissionHook, KubeObject, Store } from './api/types';
+import { createIpPoolController } from './controllers/ippool-controller';
+import { harvesterKinds, HarvesterKinds } from './controllers/kinds';
+import { createLbController } from './controllers/lb-controller';
+import { imageStages } from './controllers/image-stages';
+import { keyPairStages } from './controllers/keypair-stages';
+import { field } from './controllers/object-util';
+import { HarvesterDelays, HarvesterOptions, resolveHarvesterOptions, ResolvedHarvesterOptions } from './controllers/options';
+import { pvcStages } from './controllers/pvc-stages';
+import { Controller, ControllerError, ErrorLog, objectKey } from './controllers/runtime';
+import { StageRunner } from './controllers/stages';
+import { createVmController } from './controllers/vm-controller';
+import { createVmiHostLabelsController } from './controllers/vmi-host-labels';
+import { vmiStages } from './controllers/vmi-stages';
+import { harvesterWebhooks } from './webhooks';
+
+export { seedHarvester } from './seed';
+export type { SeedOptions, SeedNode, SeedImage, SeedNetwork, SeedKeyPair } from './seed';
+export { DEFAULT_DELAYS, DEFAULT_DHCP_RANGE } from './controllers/options';
+export type { HarvesterDelays, HarvesterOptions, DhcpRange } from './controllers/options';
+export type { ControllerError } from './controllers/runtime';
+export { IMAGE_FAIL_ANNOTATION } from './controllers/image-stages';
+export { DELAY_ANNOTATION_SUFFIX } from './controllers/stages';
+
+/** Admin knobs and lifecycle of an installed simulated Harvester. */
+export interface HarvesterHandle {
+  /** The registry entries the simulation uses. */
+  readonly kinds: HarvesterKinds;
+  /** The live options (delays are read on every transition). */
+  readonly options: ResolvedHarvesterOptions;
+  /** Change transition delays from now on (already-armed transitions keep their time). */
+  setDelays(delays: Partial<HarvesterDelays>): void;
+  /** Unexpected controller failures so far (oldest first); tests assert this stays empty. */
+  errors(): ControllerError[];
+  /** Stop every controller and disable the webhooks. Idempotent. */
+  stop(): void;
+}
+
+function guarded(hook: AdmissionHook, enabled: () => boolean): AdmissionHook {
+  return {
+    name: hook.name,
+    resources: hook.resources,
+    mutate: hook.mutate ? (req) => (enabled() ? hook.mutate!(req) : undefined) : undefined,
+    validate: hook.validate ? (req) => (enabled() ? hook.validate!(req) : undefined) : undefined,
+  };
+}
+
+/**
+ * Registers Harvester's webhooks on `store` and starts its controllers. The store's registry must serve the
+ * Harvester kinds (createHarvesterRegistry()). Seed data is separate: see seedHarvester.
+ */
+export function installHarvester(store: Store, clock: Clock, options: HarvesterOptions = {}): HarvesterHandle {
+  const kinds = harvesterKinds(store.registry);
+  const resolved = resolveHarvesterOptions(options);
+  const errorLog = new ErrorLog();
+  let running = true;
+
+  for (const hook of harvesterWebhooks(kinds, resolved)) store.addAdmissionHook(guarded(hook, () => running));
+
+  const ctx = { store, kinds, clock, options: resolved, errors: errorLog };
+  const vmiKeysInScheduling = (namespace?: string): string[] =>
+    store
+      .list(kinds.vmi, namespace ? { namespace } : {})
+      .items.filter((vmi) => field(vmi, 'status', 'phase') === 'Scheduling')
+      .map(objectKey);
+  const vmiRunner = new StageRunner({ name: 'kubevirt-vmi-lifecycle', store, clock, kind: kinds.vmi, stages: vmiStages(ctx), manager: 'virt-handler', errors: errorLog })
+    // Unschedulable VMIs get another chance when hosts or volumes change.
+    .alsoWatch(store, kinds.node, () => vmiKeysInScheduling())
+    .alsoWatch(store, kinds.pvc, (pvc) => vmiKeysInScheduling(pvc.metadata.namespace))
+    // A cloud-init Secret created after its VM (the node driver's order) decides the guest agent.
+    .alsoWatch(store, kinds.secret, (secret: KubeObject) =>
+      (secret.metadata.ownerReferences ?? []).filter((r) => r.kind === 'VirtualMachine').map((r) => `${secret.metadata.namespace}/${r.name}`),
+    );
+
+  const runners: StageRunner[] = [
+    vmiRunner,
+    new StageRunner({ name: 'longhorn-pvc', store, clock, kind: kinds.pvc, stages: pvcStages(resolved), manager: 'longhorn-csi', errors: errorLog }),
+    new StageRunner({ name: 'harvester-image-controller', store, clock, kind: kinds.image, stages: imageStages(ctx), manager: 'harvester-image-controller', errors: errorLog }),
+    new StageRunner({ name: 'harvester-keypair-controller', store, clock, kind: kinds.keyPair, stages: keyPairStages(ctx), manager: 'harvester-keypair-controller', errors: errorLog }),
+  ];
+  const controllers: Controller[] = [
+    createVmController(ctx),
+    createVmiHostLabelsController(ctx),
+    createIpPoolController(ctx),
+    createLbController(ctx),
+  ];
+
+  return {
+    kinds,
+    options: resolved,
+    setDelays(delays) {
+      Object.assign(resolved.delays, delays);
+    },
+    errors: () => errorLog.list(),
+    stop() {
+      if (!running) return;
+      running = false;
+      for (const r of runners) r.stop();
+      for (const c of controllers) c.stop();
+    },
+  };
+}
+
+export { installGuestCluster, loadBalancerName } from './guest';
+export type { GuestHandle, GuestOptions, GuestDelays, GuestEvent } from './guest';

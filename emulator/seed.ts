@@ -1,0 +1,303 @@
+/**
+ * Seed data of the simulated Harvester: what a freshly installed 3-node Harvester v1.6 cluster with a few
+ * images, a VLAN VM network and an SSH key pair holds. Everything is written through the store (so watchers
+ * and webhooks see it) and already in its settled state (nodes Ready, images Imported, key pair validated).
+ * Seeding is idempotent: objects that already exist are left alone.
+ *
+ * Defaults: namespaces default, kube-system, harvester-public; hosts harvester-node-0..2 in region us-east,
+ * zones us-east-1a/1b/1c; images default/ubuntu-22.04-server-cloudimg (.img), default/opensuse-leap-15.6
+ * (.qcow2), default/ubuntu-24.04-live-server (.iso) with legacy `longhorn-<name>` storage classes; VM
+ * network default/vm-net (VLAN 100, 172.16.100.0/24); key pair default/ops-key; settings server-version,
+ * overcommit-config, default-vm-termination-grace-period-seconds. No IPPool unless `ipPools` asks for one —
+ * LoadBalancers with ipam pool then stay Ready=False "no matched IPPool" until a pool is created.
+ */
+import { createHash } from 'node:crypto';
+import { StatusError } from './api/errors';
+import { KubeObject, Store } from './api/types';
+import { harvesterKinds, HarvesterKinds } from './controllers/kinds';
+import { ANN_NETWORK_ROUTE, LABEL_CLUSTER_NETWORK, LABEL_HOSTNAME, LABEL_IMAGE_DISPLAY_NAME, LABEL_REGION, LABEL_VLAN_ID, LABEL_ZONE } from './controllers/names';
+import { clone, timestamp, writeChanges } from './controllers/object-util';
+import { ed25519PublicKeyLine, legacyMd5Fingerprint, parseAuthorizedKey } from './controllers/ssh-public-key';
+import { KindInfo } from './api/types';
+
+/** A host to seed. */
+export interface SeedNode {
+  name: string;
+  /** Extra labels; region/zone/hostname are set from the fields below. */
+  labels?: Record<string, string>;
+  region?: string;
+  zone?: string;
+  /** InternalIP. @default 10.0.0.1x */
+  address?: string;
+  cpu?: string;
+  memory?: string;
+}
+
+/** An image to seed (already Imported). */
+export interface SeedImage {
+  namespace: string;
+  name: string;
+  displayName: string;
+  url: string;
+  /** @default `longhorn-<name>` (the legacy naming seeded images keep) */
+  storageClassName?: string;
+  /** Bytes. */
+  size?: number;
+  virtualSize?: number;
+}
+
+/** A VLAN VM network (NetworkAttachmentDefinition) to seed. */
+export interface SeedNetwork {
+  namespace: string;
+  name: string;
+  vlan: number;
+  /** Address block recorded in `network.harvesterhci.io/route` (VM IPs come from it). */
+  cidr: string;
+  gateway: string;
+  /** @default mgmt */
+  clusterNetwork?: string;
+}
+
+/** A key pair to seed (validated). */
+export interface SeedKeyPair {
+  namespace: string;
+  name: string;
+  publicKey: string;
+}
+
+/** What seedHarvester writes; every field replaces its default. */
+export interface SeedOptions {
+  namespaces?: string[];
+  nodes?: SeedNode[];
+  images?: SeedImage[];
+  networks?: SeedNetwork[];
+  keyPairs?: SeedKeyPair[];
+  /** IPPool objects (loadbalancer.harvesterhci.io/v1beta1) to create; none by default. */
+  ipPools?: KubeObject[];
+  /** Harvester settings by name (Setting `value`). */
+  settings?: Record<string, string>;
+  /** The Setting `server-version`. @default v1.6.1 */
+  serverVersion?: string;
+}
+
+const ZONES = ['us-east-1a', 'us-east-1b', 'us-east-1c'];
+
+/** The public key of the seeded `default/ops-key` (a fixed, syntactically valid ed25519 key). */
+export const OPS_KEY_PUBLIC = ed25519PublicKeyLine(createHash('sha256').update('harvester-iac/ops-key').digest(), 'ops@harvester-iac');
+
+/** The default seed content. */
+export function defaultSeed(): Required<SeedOptions> {
+  return {
+    namespaces: ['default', 'kube-system', 'harvester-public'],
+    nodes: [0, 1, 2].map((i) => ({ name: `harvester-node-${i}`, region: 'us-east', zone: ZONES[i], address: `10.0.0.1${i}` })),
+    images: [
+      {
+        namespace: 'default',
+        name: 'ubuntu-22.04-server-cloudimg',
+        displayName: 'ubuntu-22.04-server-cloudimg-amd64.img',
+        url: 'https://cloud-images.ubuntu.com/releases/22.04/release/ubuntu-22.04-server-cloudimg-amd64.img',
+        size: 667_156_480,
+        virtualSize: 2_361_393_152,
+      },
+      {
+        namespace: 'default',
+        name: 'opensuse-leap-15.6',
+        displayName: 'openSUSE-Leap-15.6.x86_64-NoCloud.qcow2',
+        url: 'https://download.opensuse.org/repositories/Cloud:/Images:/Leap_15.6/images/openSUSE-Leap-15.6.x86_64-NoCloud.qcow2',
+        size: 637_534_208,
+        virtualSize: 25_769_803_776,
+      },
+      {
+        namespace: 'default',
+        name: 'ubuntu-24.04-live-server',
+        displayName: 'ubuntu-24.04.1-live-server-amd64.iso',
+        url: 'https://releases.ubuntu.com/24.04/ubuntu-24.04.1-live-server-amd64.iso',
+        size: 2_773_874_688,
+        virtualSize: 2_773_874_688,
+      },
+    ],
+    networks: [{ namespace: 'default', name: 'vm-net', vlan: 100, cidr: '172.16.100.0/24', gateway: '172.16.100.1' }],
+    keyPairs: [{ namespace: 'default', name: 'ops-key', publicKey: OPS_KEY_PUBLIC }],
+    ipPools: [],
+    settings: {
+      'overcommit-config': '{"cpu":1600,"memory":150,"storage":200}',
+      'default-vm-termination-grace-period-seconds': '120',
+    },
+    serverVersion: 'v1.6.1',
+  };
+}
+
+function createOrKeep(store: Store, kind: KindInfo, object: KubeObject): KubeObject {
+  const existing = store.get(kind, object.metadata.namespace, String(object.metadata.name));
+  if (existing) return existing;
+  try {
+    return store.create(kind, object, { fieldManager: 'harvester-seed' });
+  } catch (err) {
+    if (err instanceof StatusError && err.code === 409) return store.get(kind, object.metadata.namespace, String(object.metadata.name))!;
+    throw err;
+  }
+}
+
+/** Create `object` if missing, then make its status match (seeded objects start settled). */
+function seedWithStatus(store: Store, kind: KindInfo, object: KubeObject): KubeObject {
+  const { status, ...rest } = object;
+  const stored = createOrKeep(store, kind, rest as KubeObject);
+  if (!status || stored.status) return stored;
+  return writeChanges(store, kind, stored, { ...clone(stored), status: clone(status) }, { fieldManager: 'harvester-seed' });
+}
+
+function nodeObject(node: SeedNode, now: string): KubeObject {
+  const labels: Record<string, string> = {
+    'beta.kubernetes.io/arch': 'amd64',
+    'beta.kubernetes.io/os': 'linux',
+    'kubernetes.io/arch': 'amd64',
+    'kubernetes.io/os': 'linux',
+    [LABEL_HOSTNAME]: node.name,
+    'node-role.kubernetes.io/control-plane': 'true',
+    'node-role.kubernetes.io/etcd': 'true',
+    'node-role.kubernetes.io/master': 'true',
+    'network.harvesterhci.io/mgmt': 'true',
+    'harvesterhci.io/managed': 'true',
+  };
+  if (node.region) labels[LABEL_REGION] = node.region;
+  if (node.zone) labels[LABEL_ZONE] = node.zone;
+  Object.assign(labels, node.labels ?? {});
+  const capacity = { cpu: node.cpu ?? '32', memory: node.memory ?? '131811616Ki', pods: '200', 'ephemeral-storage': '250059756Ki' };
+  const condition = (type: string, status: string, reason: string) => ({
+    type,
+    status,
+    reason,
+    lastHeartbeatTime: now,
+    lastTransitionTime: now,
+  });
+  return {
+    apiVersion: 'v1',
+    kind: 'Node',
+    metadata: { name: node.name, labels },
+    spec: { providerID: `rke2://${node.name}`, podCIDR: '10.52.0.0/24' },
+    status: {
+      addresses: [
+        { type: 'InternalIP', address: node.address ?? '10.0.0.10' },
+        { type: 'Hostname', address: node.name },
+      ],
+      capacity,
+      allocatable: { ...capacity, cpu: String(Number(capacity.cpu) - 1) },
+      conditions: [
+        condition('MemoryPressure', 'False', 'KubeletHasSufficientMemory'),
+        condition('DiskPressure', 'False', 'KubeletHasNoDiskPressure'),
+        condition('PIDPressure', 'False', 'KubeletHasSufficientPID'),
+        condition('Ready', 'True', 'KubeletReady'),
+      ],
+      nodeInfo: {
+        architecture: 'amd64',
+        operatingSystem: 'linux',
+        osImage: 'Harvester v1.6.1',
+        kernelVersion: '5.14.21-150500.55.100-default',
+        containerRuntimeVersion: 'containerd://1.7.27-k3s1',
+        kubeletVersion: 'v1.32.7+rke2r1',
+        kubeProxyVersion: 'v1.32.7+rke2r1',
+        machineID: createHash('md5').update(node.name).digest('hex'),
+        systemUUID: createHash('md5').update(`uuid/${node.name}`).digest('hex'),
+        bootID: createHash('md5').update(`boot/${node.name}`).digest('hex'),
+      },
+    },
+  };
+}
+
+function seedImages(store: Store, kinds: HarvesterKinds, images: SeedImage[], now: string): void {
+  for (const image of images) {
+    const scName = image.storageClassName ?? `longhorn-${image.name}`;
+    if (kinds.storageClass) {
+      createOrKeep(store, kinds.storageClass, {
+        apiVersion: 'storage.k8s.io/v1',
+        kind: 'StorageClass',
+        metadata: { name: scName, annotations: { 'harvesterhci.io/is-reserved-storageclass': 'true' } },
+        provisioner: 'driver.longhorn.io',
+        parameters: { backingImage: `${image.namespace}-${image.name}`, migratable: 'true', numberOfReplicas: '3', staleReplicaTimeout: '30' },
+        reclaimPolicy: 'Delete',
+        allowVolumeExpansion: true,
+        volumeBindingMode: 'Immediate',
+      });
+    }
+    const condition = (type: string) => ({ type, status: 'True', lastUpdateTime: now });
+    seedWithStatus(store, kinds.image, {
+      apiVersion: 'harvesterhci.io/v1beta1',
+      kind: 'VirtualMachineImage',
+      metadata: { name: image.name, namespace: image.namespace, labels: { [LABEL_IMAGE_DISPLAY_NAME]: image.displayName } },
+      spec: { displayName: image.displayName, sourceType: 'download', url: image.url, backend: 'backingimage', retry: 3 },
+      status: {
+        appliedUrl: image.url,
+        progress: 100,
+        failed: 0,
+        size: image.size ?? 600 * 2 ** 20,
+        virtualSize: image.virtualSize ?? 10 * 2 ** 30,
+        storageClassName: scName,
+        conditions: [condition('Initialized'), condition('Imported')],
+      },
+    });
+  }
+}
+
+/**
+ * Writes the seed into a Harvester store (registry from createHarvesterRegistry()). Safe to call before or
+ * after installHarvester, and more than once.
+ */
+export function seedHarvester(store: Store, seed: SeedOptions = {}): void {
+  const kinds = harvesterKinds(store.registry);
+  const s = { ...defaultSeed(), ...seed };
+  const now = timestamp(new Date());
+  for (const ns of s.namespaces) createOrKeep(store, kinds.namespace, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
+
+  if (kinds.storageClass) {
+    createOrKeep(store, kinds.storageClass, {
+      apiVersion: 'storage.k8s.io/v1',
+      kind: 'StorageClass',
+      metadata: { name: 'harvester-longhorn', annotations: { 'storageclass.kubernetes.io/is-default-class': 'true' } },
+      provisioner: 'driver.longhorn.io',
+      parameters: { migratable: 'true', numberOfReplicas: '3', staleReplicaTimeout: '30' },
+      reclaimPolicy: 'Delete',
+      allowVolumeExpansion: true,
+      volumeBindingMode: 'Immediate',
+    });
+  }
+  const settings: Record<string, string> = { 'server-version': s.serverVersion, ...s.settings };
+  for (const [name, value] of Object.entries(settings)) {
+    createOrKeep(store, kinds.setting, { apiVersion: 'harvesterhci.io/v1beta1', kind: 'Setting', metadata: { name }, value, default: value });
+  }
+  for (const node of s.nodes) seedWithStatus(store, kinds.node, nodeObject(node, now));
+  for (const net of s.networks) {
+    const route = { mode: 'auto', serverIPAddr: '', cidr: net.cidr, gateway: net.gateway, connectivity: 'true' };
+    const config = { cniVersion: '0.3.1', name: net.name, type: 'bridge', bridge: `${net.clusterNetwork ?? 'mgmt'}-br`, promiscMode: true, vlan: net.vlan, ipam: {} };
+    createOrKeep(store, kinds.nad, {
+      apiVersion: 'k8s.cni.cncf.io/v1',
+      kind: 'NetworkAttachmentDefinition',
+      metadata: {
+        name: net.name,
+        namespace: net.namespace,
+        labels: {
+          [LABEL_VLAN_ID]: String(net.vlan),
+          [LABEL_CLUSTER_NETWORK]: net.clusterNetwork ?? 'mgmt',
+          'network.harvesterhci.io/type': 'L2VlanNetwork',
+          'network.harvesterhci.io/ready': 'true',
+        },
+        annotations: { [ANN_NETWORK_ROUTE]: JSON.stringify(route) },
+      },
+      spec: { config: JSON.stringify(config) },
+    });
+  }
+  seedImages(store, kinds, s.images, now);
+  for (const kp of s.keyPairs) {
+    const parsed = parseAuthorizedKey(kp.publicKey);
+    seedWithStatus(store, kinds.keyPair, {
+      apiVersion: 'harvesterhci.io/v1beta1',
+      kind: 'KeyPair',
+      metadata: { name: kp.name, namespace: kp.namespace },
+      spec: { publicKey: kp.publicKey },
+      status: {
+        fingerPrint: parsed ? legacyMd5Fingerprint(parsed.blob) : '',
+        conditions: [{ type: 'validated', status: parsed ? 'True' : 'False', lastUpdateTime: now }],
+      },
+    });
+  }
+  for (const pool of s.ipPools) createOrKeep(store, kinds.ipPool, clone(pool));
+}

@@ -1,0 +1,31 @@
+/**
+ * How a webhook denial reaches the client. The apiserver wraps the webhook's Status
+ * (k8s.io/apiserver …/webhook/errors/statuserror.go ToStatusErr): the message becomes
+ * `admission webhook "<name>" denied the request: <message>` and code/reason/details are the webhook's own.
+ * Harvester's `werror.NewInvalidError` answers 422 Invalid with the field as a cause, `NewConflict` 409; the
+ * load-balancer webhook's plain errors answer 400 BadRequest.
+ */
+import { StatusError, admissionDenied } from '../api/errors';
+
+/** Webhook names as the apiserver prints them. */
+export const HARVESTER_VALIDATOR = 'validator.harvesterhci.io';
+export const HARVESTER_MUTATOR = 'mutator.harvesterhci.io';
+export const LB_VALIDATOR = 'validator.harvester-load-balancer-webhook';
+export const LB_MUTATOR = 'mutator.harvester-load-balancer-webhook';
+
+/** 400 BadRequest denial (plain webhook error). */
+export function denyBadRequest(hook: string, message: string): StatusError {
+  return admissionDenied(hook, message);
+}
+
+/** 422 Invalid denial with the offending field (Harvester werror.NewInvalidError). */
+export function denyInvalid(hook: string, message: string, fieldPath: string): StatusError {
+  const details: Record<string, unknown> = {};
+  if (fieldPath) details.causes = [{ reason: 'FieldValueInvalid', message, field: fieldPath }];
+  return new StatusError(422, 'Invalid', `admission webhook "${hook}" denied the request: ${message}`, details);
+}
+
+/** 409 Conflict denial (Harvester werror.NewConflict). */
+export function denyConflict(hook: string, message: string): StatusError {
+  return new StatusError(409, 'Conflict', `admission webhook "${hook}" denied the request: ${message}`, {});
+}

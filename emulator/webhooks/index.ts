@@ -1,0 +1,19 @@
+/** All admission webhooks of the simulated Harvester, in registration order (mutators before validators). */
+import { AdmissionHook } from '../api/types';
+import { HarvesterKinds } from '../controllers/kinds';
+import { ipPoolWebhooks } from './ip-pool';
+import { keyPairWebhooks } from './key-pair';
+import { loadBalancerWebhooks } from './load-balancer';
+import { virtualMachineImageWebhooks } from './virtual-machine-image';
+import { virtualMachineWebhooks } from './virtual-machine';
+
+/** Builds the webhooks; register each with `store.addAdmissionHook`. */
+export function harvesterWebhooks(kinds: HarvesterKinds, options: { volumeResizeRequiresStop: boolean }): AdmissionHook[] {
+  return [
+    ...virtualMachineWebhooks(kinds, options),
+    ...virtualMachineImageWebhooks(kinds),
+    ...keyPairWebhooks(),
+    ...loadBalancerWebhooks(kinds),
+    ...ipPoolWebhooks(kinds),
+  ];
+}

@@ -1,0 +1,28 @@
+/**
+ * Harvester's KeyPair validator (harvester pkg/webhook/resources/keypair/validator.go): on create and update
+ * `spec.publicKey` must be present ("public key is required") and parse as an OpenSSH authorized key
+ * ("key is not in valid OpenSSH public key format"); both answer 422 on field spec.publicKey.
+ */
+import { AdmissionHook } from '../api/types';
+import { field, isDeleting } from '../controllers/object-util';
+import { parseAuthorizedKey } from '../controllers/ssh-public-key';
+import { HARVESTER_VALIDATOR, denyInvalid } from './admission';
+
+/** The KeyPair validating webhook. */
+export function keyPairWebhooks(): AdmissionHook[] {
+  return [
+    {
+      name: HARVESTER_VALIDATOR,
+      resources: ['keypairs.harvesterhci.io'],
+      validate: (req) => {
+        const kp = req.object;
+        if (!kp || req.operation === 'DELETE' || req.subresource || isDeleting(kp)) return;
+        const key = field<string>(kp, 'spec', 'publicKey');
+        if (!key) throw denyInvalid(HARVESTER_VALIDATOR, 'public key is required', 'spec.publicKey');
+        if (!parseAuthorizedKey(key)) {
+          throw denyInvalid(HARVESTER_VALIDATOR, 'key is not in valid OpenSSH public key format', 'spec.publicKey');
+        }
+      },
+    },
+  ];
+}

@@ -1,0 +1,141 @@
+/**
+ * Harvester's VirtualMachineImage webhooks (harvester pkg/image/common/validator.go, mutator.go,
+ * pkg/webhook/resources/virtualmachineimage/*).
+ *
+ * Mutator: label `harvesterhci.io/imageDisplayName` = spec.displayName (the uniqueness index), and on create
+ * `spec.storageClassParameters` defaulted to Longhorn's (numberOfReplicas 3, staleReplicaTimeout 30,
+ * migratable true) merged with allowed keys given by the user.
+ * Validator: create — displayName required and a valid label value, unique per namespace (409 "A resource
+ * with the same name exists"), url required for download/restore and empty otherwise; update — displayName,
+ * sourceType, url, storageClassParameters immutable; delete — refused while a PVC uses the image's storage
+ * class ("Cannot delete image ns/displayName: being used by volume ns/name").
+ */
+import { AdmissionHook, AdmissionRequest, KubeObject } from '../api/types';
+import { HarvesterKinds } from '../controllers/kinds';
+import { LABEL_IMAGE_DISPLAY_NAME } from '../controllers/names';
+import { deepEqual, field, isDeleting, labelsOf } from '../controllers/object-util';
+import { HARVESTER_MUTATOR, HARVESTER_VALIDATOR, denyConflict, denyInvalid } from './admission';
+
+const DEFAULT_SC_PARAMETERS: Record<string, string> = { numberOfReplicas: '3', staleReplicaTimeout: '30', migratable: 'true' };
+const ALLOWED_SC_PARAMETERS = new Set([
+  'nodeSelector',
+  'diskSelector',
+  'numberOfReplicas',
+  'staleReplicaTimeout',
+  'dataLocality',
+  'encrypted',
+  'csi.storage.k8s.io/provisioner-secret-name',
+  'csi.storage.k8s.io/provisioner-secret-namespace',
+  'csi.storage.k8s.io/node-stage-secret-name',
+  'csi.storage.k8s.io/node-stage-secret-namespace',
+  'csi.storage.k8s.io/node-publish-secret-name',
+  'csi.storage.k8s.io/node-publish-secret-namespace',
+]);
+
+const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
+
+function spec(image: KubeObject): Record<string, unknown> {
+  return (image.spec ?? {}) as Record<string, unknown>;
+}
+
+function mutate(req: AdmissionRequest): void {
+  const image = req.object;
+  if (!image || req.operation === 'DELETE' || isDeleting(image)) return;
+  const s = spec(image);
+  if (typeof s.displayName === 'string' && s.displayName && LABEL_VALUE.test(s.displayName) && s.displayName.length <= 63) {
+    labelsOf(image, true)[LABEL_IMAGE_DISPLAY_NAME] = s.displayName;
+  }
+  if (req.operation === 'CREATE' && (s.backend ?? 'backingimage') === 'backingimage') {
+    const params = { ...DEFAULT_SC_PARAMETERS };
+    for (const [k, v] of Object.entries((s.storageClassParameters as Record<string, string> | undefined) ?? {})) {
+      if (ALLOWED_SC_PARAMETERS.has(k)) params[k] = v;
+    }
+    s.storageClassParameters = params;
+    image.spec = s;
+  }
+}
+
+function labelValueErrors(value: string): string[] {
+  const errs: string[] = [];
+  if (value.length > 63) errs.push('must be no more than 63 characters');
+  if (!LABEL_VALUE.test(value)) {
+    errs.push(
+      "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')",
+    );
+  }
+  return errs;
+}
+
+function checkDisplayNameUnique(req: AdmissionRequest, kinds: HarvesterKinds, image: KubeObject): void {
+  const name = String(spec(image).displayName);
+  if (!LABEL_VALUE.test(name) || name.length > 63) return;
+  const same = req.store.list(kinds.image, { namespace: image.metadata.namespace, labelSelector: `${LABEL_IMAGE_DISPLAY_NAME}=${name}` }).items;
+  if (same.some((other) => other.metadata.uid !== image.metadata.uid && other.metadata.name !== image.metadata.name)) {
+    throw denyConflict(HARVESTER_VALIDATOR, 'A resource with the same name exists');
+  }
+}
+
+function checkUrl(image: KubeObject): void {
+  const s = spec(image);
+  const needsUrl = s.sourceType === 'download' || s.sourceType === 'restore';
+  const url = typeof s.url === 'string' ? s.url : '';
+  if (needsUrl) {
+    if (!url) throw denyInvalid(HARVESTER_VALIDATOR, 'url is required', 'spec.url');
+    try {
+      new URL(url);
+    } catch {
+      throw denyInvalid(HARVESTER_VALIDATOR, `url is invalid: parse "${url}": invalid URI for request`, 'spec.url');
+    }
+  } else if (url) {
+    throw denyInvalid(HARVESTER_VALIDATOR, `url should be empty when image source type is "${s.sourceType}"`, 'spec.url');
+  }
+}
+
+function validate(req: AdmissionRequest, kinds: HarvesterKinds): void {
+  if (req.operation === 'DELETE') {
+    const image = req.oldObject;
+    const sc = field<string>(image, 'status', 'storageClassName');
+    if (!image || !sc) return;
+    const pvc = req.store.list(kinds.pvc).items.find((p) => field(p, 'spec', 'storageClassName') === sc);
+    if (pvc) {
+      throw denyInvalid(
+        HARVESTER_VALIDATOR,
+        `Cannot delete image ${image.metadata.namespace}/${spec(image).displayName}: being used by volume ${pvc.metadata.namespace}/${pvc.metadata.name}`,
+        '',
+      );
+    }
+    return;
+  }
+  const image = req.object;
+  if (!image || req.subresource || isDeleting(image)) return;
+  const s = spec(image);
+  if (req.operation === 'UPDATE' && req.oldObject) {
+    const old = spec(req.oldObject);
+    if (old.displayName !== s.displayName) throw denyInvalid(HARVESTER_VALIDATOR, 'displayName cannot be modified', 'spec.displayName');
+    if (old.sourceType !== s.sourceType) throw denyInvalid(HARVESTER_VALIDATOR, 'sourceType cannot be modified', 'spec.sourceType');
+    if ((old.url ?? '') !== (s.url ?? '')) throw denyInvalid(HARVESTER_VALIDATOR, 'url cannot be modified', 'spec.url');
+    if (!deepEqual(old.storageClassParameters ?? {}, s.storageClassParameters ?? {})) {
+      throw denyInvalid(HARVESTER_VALIDATOR, 'storageClassParameters of the VM Image cannot be modified', 'spec.storageClassParameters');
+    }
+    checkDisplayNameUnique(req, kinds, image);
+    return;
+  }
+  if (typeof s.displayName !== 'string' || s.displayName === '') {
+    throw denyInvalid(HARVESTER_VALIDATOR, 'displayName is required', 'spec.displayName');
+  }
+  const errs = labelValueErrors(s.displayName);
+  if (errs.length > 0) {
+    throw denyInvalid(HARVESTER_VALIDATOR, `displayName is not a valid Kubernetes label value: ${errs.join('; ')}`, 'spec.displayName');
+  }
+  checkDisplayNameUnique(req, kinds, image);
+  checkUrl(image);
+}
+
+/** The image mutating + validating webhooks. */
+export function virtualMachineImageWebhooks(kinds: HarvesterKinds): AdmissionHook[] {
+  const resources = ['virtualmachineimages.harvesterhci.io'];
+  return [
+    { name: HARVESTER_MUTATOR, resources, mutate },
+    { name: HARVESTER_VALIDATOR, resources, validate: (req) => validate(req, kinds) },
+  ];
+}

@@ -1,0 +1,221 @@
+/**
+ * Harvester's VirtualMachine webhooks.
+ *
+ * Mutator (harvester pkg/webhook/resources/virtualmachine/mutator.go), on create/update of the main resource:
+ * - `resources.requests` from limits and Setting `overcommit-config` (default cpu 1600 %, memory 150 %):
+ *   2 CPUs / 4Gi → 125m / 2730Mi (patchResourceOvercommit);
+ * - `domain.memory.guest` = limits.memory − annotation `harvesterhci.io/reservedMemory`;
+ * - `domain.cpu.maxSockets` (CPU hot-plug ceiling) when absent; `architecture: amd64` (KubeVirt's defaulter);
+ * - `terminationGracePeriodSeconds` from Setting `default-vm-termination-grace-period-seconds` (120);
+ * - required node affinity `network.harvesterhci.io/<cluster network> In ["true"]` for each Multus network,
+ *   added to every term (patchAffinity; the NAD label `network.harvesterhci.io/clusternetwork`, default mgmt);
+ * - on update, interface `macAddress` from the persisted annotation `harvesterhci.io/mac-address`.
+ * Validator (…/virtualmachine/validator.go): volumeClaimTemplates annotation parses and names each PVC; a PVC
+ * is used by one VM only; terminationGracePeriodSeconds ≥ 0; reservedMemory < limits.memory; on update no
+ * shrinking (checkResizeVolumes), no storage-class change, and no growing while the VM runs.
+ */
+import { AdmissionHook, AdmissionRequest, KubeObject, StoreReader } from '../api/types';
+import { HarvesterKinds } from '../controllers/kinds';
+import { ANN_MAC_ADDRESS, ANN_RESERVED_MEMORY, ANN_VOLUME_CLAIM_TEMPLATES, LABEL_CLUSTER_NETWORK } from '../controllers/names';
+import { field, isDeleting } from '../controllers/object-util';
+import { formatCpu, formatMebibytes, parseQuantity } from '../controllers/quantity';
+import { ClaimTemplate, claimTemplatesOf, requestedStorage } from '../controllers/vm-volumes';
+import { persistedMacs } from '../controllers/vm-network';
+import { wantsRunning, runStrategyOf } from '../controllers/vm-status';
+import { HARVESTER_MUTATOR, HARVESTER_VALIDATOR, denyInvalid } from './admission';
+
+const ANNOTATION_FIELD = `metadata.annotations.${ANN_VOLUME_CLAIM_TEMPLATES}`;
+
+function settingValue(store: StoreReader, kinds: HarvesterKinds, name: string): string | undefined {
+  const setting = store.get(kinds.setting, undefined, name);
+  const value = setting?.value ?? setting?.default;
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+function overcommit(store: StoreReader, kinds: HarvesterKinds): { cpu: number; memory: number } {
+  try {
+    const parsed = JSON.parse(settingValue(store, kinds, 'overcommit-config') ?? '{}') as { cpu?: number; memory?: number };
+    return { cpu: parsed.cpu || 1600, memory: parsed.memory || 150 };
+  } catch {
+    return { cpu: 1600, memory: 150 };
+  }
+}
+
+function obj(parent: Record<string, unknown>, key: string): Record<string, unknown> {
+  if (!parent[key] || typeof parent[key] !== 'object') parent[key] = {};
+  return parent[key] as Record<string, unknown>;
+}
+
+function patchResources(podSpec: Record<string, unknown>, vm: KubeObject, store: StoreReader, kinds: HarvesterKinds): void {
+  const domain = obj(podSpec, 'domain');
+  const limits = field<Record<string, string>>(domain, 'resources', 'limits');
+  if (!limits) return;
+  const ratio = overcommit(store, kinds);
+  const resources = obj(domain, 'resources');
+  const requests = obj(resources, 'requests');
+  const cpu = parseQuantity(limits.cpu);
+  if (cpu !== undefined) requests.cpu = formatCpu((cpu * 100) / ratio.cpu);
+  const memory = parseQuantity(limits.memory);
+  if (memory !== undefined) {
+    requests.memory = formatMebibytes((memory * 100) / ratio.memory);
+    const reserved = parseQuantity(vm.metadata.annotations?.[ANN_RESERVED_MEMORY]) ?? 0;
+    obj(domain, 'memory').guest = reserved > 0 ? formatMebibytes(memory - reserved) : limits.memory;
+  }
+  const cpuSpec = domain.cpu as Record<string, unknown> | undefined;
+  if (cpuSpec && cpuSpec.maxSockets === undefined) cpuSpec.maxSockets = Number(cpuSpec.sockets ?? 1);
+}
+
+function clusterNetworks(podSpec: Record<string, unknown>, namespace: string, store: StoreReader, kinds: HarvesterKinds): string[] {
+  const out = new Set<string>();
+  for (const network of (podSpec.networks as Record<string, unknown>[] | undefined) ?? []) {
+    const name = field<string>(network, 'multus', 'networkName');
+    if (!name) continue;
+    const [ns, nadName] = name.includes('/') ? name.split('/') : [namespace, name];
+    const nad = store.get(kinds.nad, ns, nadName);
+    if (nad) out.add(nad.metadata.labels?.[LABEL_CLUSTER_NETWORK] ?? 'mgmt');
+  }
+  return [...out].sort();
+}
+
+function patchAffinity(podSpec: Record<string, unknown>, networks: string[]): void {
+  if (networks.length === 0) return;
+  const wanted = networks.map((n) => ({ key: `network.harvesterhci.io/${n}`, operator: 'In', values: ['true'] }));
+  const required = obj(obj(obj(podSpec, 'affinity'), 'nodeAffinity'), 'requiredDuringSchedulingIgnoredDuringExecution');
+  const terms = (required.nodeSelectorTerms as Record<string, unknown>[] | undefined) ?? [];
+  if (terms.length === 0) terms.push({ matchExpressions: [] });
+  for (const term of terms) {
+    const exprs = ((term.matchExpressions as Record<string, unknown>[] | undefined) ?? []).filter(
+      (e) => !(typeof e.key === 'string' && e.key.startsWith('network.harvesterhci.io/') && !wanted.some((w) => w.key === e.key)),
+    );
+    for (const w of wanted) if (!exprs.some((e) => e.key === w.key)) exprs.push({ ...w, values: [...w.values] });
+    term.matchExpressions = exprs;
+  }
+  required.nodeSelectorTerms = terms;
+}
+
+function patchMacs(podSpec: Record<string, unknown>, vm: KubeObject): void {
+  const macs = persistedMacs(vm);
+  for (const iface of field<Record<string, unknown>[]>(podSpec, 'domain', 'devices', 'interfaces') ?? []) {
+    const mac = macs[String(iface.name)];
+    if (mac && !iface.macAddress) iface.macAddress = mac;
+  }
+}
+
+function mutate(req: AdmissionRequest, kinds: HarvesterKinds): void {
+  const vm = req.object;
+  if (!vm || req.subresource || isDeleting(vm)) return;
+  const template = field<Record<string, unknown>>(vm, 'spec', 'template');
+  const podSpec = template?.spec as Record<string, unknown> | undefined;
+  if (!podSpec) return;
+  patchResources(podSpec, vm, req.store, kinds);
+  if (podSpec.terminationGracePeriodSeconds === undefined) {
+    podSpec.terminationGracePeriodSeconds = Number(settingValue(req.store, kinds, 'default-vm-termination-grace-period-seconds') ?? 120);
+  }
+  if (podSpec.architecture === undefined) podSpec.architecture = 'amd64';
+  patchAffinity(podSpec, clusterNetworks(podSpec, String(vm.metadata.namespace), req.store, kinds));
+  if (req.operation === 'UPDATE') patchMacs(podSpec, vm);
+}
+
+function templatesOrDeny(vm: KubeObject): ClaimTemplate[] {
+  let templates: ClaimTemplate[];
+  try {
+    templates = claimTemplatesOf(vm);
+  } catch (err) {
+    throw denyInvalid(HARVESTER_VALIDATOR, `the volumeClaimTemplates annotaion is invalid: ${(err as Error).message}`, 'metadata.annotations');
+  }
+  if (templates.some((t) => !t?.metadata?.name)) {
+    throw denyInvalid(HARVESTER_VALIDATOR, 'the volumeClaimTemplates annotaion is invalid: PVC name is required', 'metadata.annotations');
+  }
+  return templates;
+}
+
+function checkSpec(vm: KubeObject, store: StoreReader, kinds: HarvesterKinds): void {
+  templatesOrDeny(vm);
+  const podSpec = (field<Record<string, unknown>>(vm, 'spec', 'template', 'spec') ?? {}) as Record<string, unknown>;
+  const claims = ((podSpec.volumes as Record<string, unknown>[] | undefined) ?? [])
+    .map((v) => field<string>(v, 'persistentVolumeClaim', 'claimName'))
+    .filter((c): c is string => Boolean(c));
+  if (claims.length > 0) {
+    for (const other of store.list(kinds.vm, { namespace: vm.metadata.namespace }).items) {
+      if (other.metadata.name === vm.metadata.name) continue;
+      const used = ((field<Record<string, unknown>[]>(other, 'spec', 'template', 'spec', 'volumes') ?? []) as Record<string, unknown>[]).map(
+        (v) => field<string>(v, 'persistentVolumeClaim', 'claimName'),
+      );
+      const clash = claims.find((c) => used.includes(c));
+      if (clash) {
+        throw denyInvalid(HARVESTER_VALIDATOR, `the volume ${clash} is already used by VM ${other.metadata.namespace}/${other.metadata.name}`, 'spec.templates.spec.volumes');
+      }
+    }
+  }
+  const grace = podSpec.terminationGracePeriodSeconds;
+  if (typeof grace === 'number' && grace < 0) {
+    throw denyInvalid(HARVESTER_VALIDATOR, "Termination grace period can't be negative", 'spec.Template.Spec.TerminationGracePeriodSeconds');
+  }
+  const reservedText = vm.metadata.annotations?.[ANN_RESERVED_MEMORY];
+  const limit = parseQuantity(field(podSpec, 'domain', 'resources', 'limits', 'memory'));
+  if (reservedText && limit) {
+    const reservedField = `metadata.annotations[${ANN_RESERVED_MEMORY}]`;
+    const reserved = parseQuantity(reservedText);
+    if (reserved === undefined) throw denyInvalid(HARVESTER_VALIDATOR, `quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'`, reservedField);
+    if (reserved >= limit) throw denyInvalid(HARVESTER_VALIDATOR, 'reservedMemory cannot be equal or greater than limits.memory', reservedField);
+    if (reserved < 0) throw denyInvalid(HARVESTER_VALIDATOR, 'reservedMemory cannot be less than 0', reservedField);
+  }
+}
+
+function isStopped(vm: KubeObject, store: StoreReader, kinds: HarvesterKinds): boolean {
+  return wantsRunning(runStrategyOf(vm)) !== true && !store.get(kinds.vmi, vm.metadata.namespace, String(vm.metadata.name));
+}
+
+function checkResize(oldVm: KubeObject, vm: KubeObject, store: StoreReader, kinds: HarvesterKinds, requireStop: boolean): void {
+  let before: ClaimTemplate[];
+  try {
+    before = claimTemplatesOf(oldVm);
+  } catch {
+    return;
+  }
+  const after = templatesOrDeny(vm);
+  const previous = new Map(before.filter((t) => t?.metadata?.name).map((t) => [t.metadata!.name!, t]));
+  let grows = false;
+  for (const next of after) {
+    const old = previous.get(next.metadata!.name!);
+    if (!old) continue;
+    const oldSc = field(old, 'spec', 'storageClassName');
+    const newSc = field(next, 'spec', 'storageClassName');
+    if (oldSc !== newSc) {
+      throw denyInvalid(
+        HARVESTER_VALIDATOR,
+        `storage class names for the volumes in the ${ANN_VOLUME_CLAIM_TEMPLATES} annotation cannot be changed`,
+        ANNOTATION_FIELD,
+      );
+    }
+    const was = requestedStorage(old);
+    const is = requestedStorage(next);
+    if (was !== undefined && is !== undefined && is < was) {
+      throw denyInvalid(HARVESTER_VALIDATOR, `${next.metadata!.name} PVC requests storage can't be less than previous value`, ANNOTATION_FIELD);
+    }
+    if (was !== undefined && is !== undefined && is > was) grows = true;
+  }
+  if (grows && requireStop && !isStopped(vm, store, kinds)) {
+    throw denyInvalid(HARVESTER_VALIDATOR, 'please stop the VM before resizing volumes', ANNOTATION_FIELD);
+  }
+}
+
+/** The VM mutating + validating webhooks. */
+export function virtualMachineWebhooks(kinds: HarvesterKinds, options: { volumeResizeRequiresStop: boolean }): AdmissionHook[] {
+  const resources = ['virtualmachines.kubevirt.io'];
+  return [
+    { name: HARVESTER_MUTATOR, resources, mutate: (req) => mutate(req, kinds) },
+    {
+      name: HARVESTER_VALIDATOR,
+      resources,
+      validate: (req) => {
+        const vm = req.object;
+        if (!vm || req.operation === 'DELETE' || req.subresource || isDeleting(vm)) return;
+        checkSpec(vm, req.store, kinds);
+        if (req.operation === 'UPDATE' && req.oldObject) {
+          checkResize(req.oldObject, vm, req.store, kinds, options.volumeResizeRequiresStop);
+        }
+      },
+    },
+  ];
+}
