@@ -1,0 +1,181 @@
+/**
+ * Light object types for what the provider reads and writes. Only the fields we use are typed; everything else
+ * passes through untouched (the index signatures), so a read-modify-write never loses a field we do not know.
+ */
+
+/** Kubernetes object metadata (the subset we read or write, plus pass-through). */
+export interface ObjectMeta {
+  name?: string;
+  generateName?: string;
+  namespace?: string;
+  uid?: string;
+  resourceVersion?: string;
+  generation?: number;
+  creationTimestamp?: string;
+  deletionTimestamp?: string;
+  labels?: Record<string, string>;
+  annotations?: Record<string, string>;
+  finalizers?: string[];
+  ownerReferences?: { apiVersion: string; kind: string; name: string; uid: string; controller?: boolean; blockOwnerDeletion?: boolean }[];
+  [field: string]: unknown;
+}
+
+/** Any Kubernetes object as JSON. */
+export interface KubeObject {
+  apiVersion?: string;
+  kind?: string;
+  metadata: ObjectMeta;
+  [field: string]: unknown;
+}
+
+/** A condition as KubeVirt, Harvester and core kinds report them. */
+export interface Condition {
+  type: string;
+  status: string;
+  reason?: string;
+  message?: string;
+  lastTransitionTime?: string;
+}
+
+/** kubevirt.io/v1 VirtualMachine. */
+export interface VirtualMachine extends KubeObject {
+  spec?: {
+    runStrategy?: string;
+    running?: boolean;
+    template?: { metadata?: ObjectMeta; spec?: Record<string, unknown> };
+    [field: string]: unknown;
+  };
+  status?: { printableStatus?: string; ready?: boolean; created?: boolean; conditions?: Condition[]; [field: string]: unknown };
+}
+
+/** kubevirt.io/v1 VirtualMachineInstance. */
+export interface VirtualMachineInstance extends KubeObject {
+  spec?: Record<string, unknown>;
+  status?: {
+    phase?: string;
+    nodeName?: string;
+    interfaces?: { name?: string; ipAddress?: string; ipAddresses?: string[]; mac?: string; [field: string]: unknown }[];
+    conditions?: Condition[];
+    [field: string]: unknown;
+  };
+}
+
+/** harvesterhci.io/v1beta1 VirtualMachineImage. */
+export interface VirtualMachineImage extends KubeObject {
+  spec?: { displayName?: string; url?: string; sourceType?: string; storageClassParameters?: Record<string, string>; [field: string]: unknown };
+  status?: { progress?: number; size?: number; storageClassName?: string; conditions?: Condition[]; [field: string]: unknown };
+}
+
+/** harvesterhci.io/v1beta1 KeyPair. */
+export interface KeyPair extends KubeObject {
+  spec?: { publicKey?: string; [field: string]: unknown };
+  status?: { fingerPrint?: string; conditions?: Condition[]; [field: string]: unknown };
+}
+
+/** k8s.cni.cncf.io/v1 NetworkAttachmentDefinition (a Harvester VM network). */
+export interface NetworkAttachmentDefinition extends KubeObject {
+  spec?: { config?: string; [field: string]: unknown };
+}
+
+/** loadbalancer.harvesterhci.io/v1beta1 LoadBalancer. */
+export interface LoadBalancer extends KubeObject {
+  spec?: {
+    ipam?: 'pool' | 'dhcp' | string;
+    ipPool?: string;
+    workloadType?: 'vm' | 'cluster' | string;
+    listeners?: { name?: string; port: number; protocol?: string; backendPort: number }[];
+    backendServerSelector?: Record<string, string[]>;
+    healthCheck?: Record<string, unknown>;
+    [field: string]: unknown;
+  };
+  status?: {
+    address?: string;
+    allocatedAddress?: { ipPool?: string; ip?: string; mask?: string; gateway?: string };
+    conditions?: Condition[];
+    [field: string]: unknown;
+  };
+}
+
+/** loadbalancer.harvesterhci.io/v1beta1 IPPool (cluster-scoped; its status is the IPAM record and has no subresource). */
+export interface IPPool extends KubeObject {
+  spec?: {
+    ranges?: { subnet: string; rangeStart?: string; rangeEnd?: string; gateway?: string; type?: string }[];
+    selector?: { priority?: number; network?: string; scope?: { project?: string; namespace?: string; guestCluster?: string }[] };
+    description?: string;
+    [field: string]: unknown;
+  };
+  status?: {
+    allocated?: Record<string, string>;
+    available?: number;
+    total?: number;
+    lastAllocated?: string;
+    conditions?: Condition[];
+    [field: string]: unknown;
+  };
+}
+
+/** v1 Node. */
+export interface Node extends KubeObject {
+  spec?: { unschedulable?: boolean; [field: string]: unknown };
+  status?: { conditions?: Condition[]; addresses?: { type: string; address: string }[]; [field: string]: unknown };
+}
+
+/** v1 Service. */
+export interface Service extends KubeObject {
+  spec?: {
+    type?: string;
+    ports?: { name?: string; port: number; protocol?: string; targetPort?: number | string; nodePort?: number }[];
+    selector?: Record<string, string>;
+    [field: string]: unknown;
+  };
+  status?: { loadBalancer?: { ingress?: { ip?: string; hostname?: string }[] }; [field: string]: unknown };
+}
+
+/** v1 Secret. Values in `data` are base64; never log them (see redact.ts). */
+export interface Secret extends KubeObject {
+  type?: string;
+  data?: Record<string, string>;
+  stringData?: Record<string, string>;
+}
+
+/** v1 PersistentVolumeClaim. */
+export interface PersistentVolumeClaim extends KubeObject {
+  spec?: {
+    accessModes?: string[];
+    volumeMode?: string;
+    storageClassName?: string;
+    resources?: { requests?: Record<string, string> };
+    [field: string]: unknown;
+  };
+  status?: { phase?: string; capacity?: Record<string, string>; [field: string]: unknown };
+}
+
+/** v1 Namespace. */
+export interface Namespace extends KubeObject {
+  status?: { phase?: string; [field: string]: unknown };
+}
+
+/** harvesterhci.io/v1beta1 Setting (cluster-scoped; `value` overrides `default`). */
+export interface Setting extends KubeObject {
+  default?: string;
+  value?: string;
+  status?: Record<string, unknown>;
+}
+
+/** A `Status` object as the API returns it for errors and some deletes. */
+export interface StatusObject {
+  kind: 'Status';
+  apiVersion?: string;
+  status?: 'Success' | 'Failure';
+  message?: string;
+  reason?: string;
+  code?: number;
+  details?: {
+    name?: string;
+    group?: string;
+    kind?: string;
+    uid?: string;
+    causes?: { reason?: string; message?: string; field?: string }[];
+    retryAfterSeconds?: number;
+  };
+}
