@@ -1,0 +1,176 @@
+/**
+ * Apply: runs a plan's steps against the cluster through the client layer. Consecutive steps of the same
+ * kind run in parallel (bounded); waits watch, never sleep. Every write carries the pool's ownership, so
+ * nothing we do not own is ever changed (the client refuses with NotOwned). Idempotent: a step repeated
+ * after a crash finds its own objects (deterministic VM names; create returns our equivalent object).
+ *
+ * - create: the VM, then its cloud-init Secret owned by the VM (ownerReference → garbage-collected with
+ *   it), as the node driver does (harvester-api.md §A.4).
+ * - delete: with volumeDeletion "delete", first the annotation harvesterhci.io/removedPersistentVolumeClaims
+ *   naming the VM's own (non-hot-plugged) claims, which Harvester's VM controller deletes with the VM
+ *   (§A.12); then a foreground delete.
+ * - patch: user labels/annotations, merge-patched in place (null removes a key).
+ */
+import type { HarvesterClient } from '../../client/harvester-client';
+import type { Secret, VirtualMachine, VirtualMachineInstance } from '../../client/objects';
+import { waitFor } from '../../await/awaiter';
+import type { Clock } from '../../await/clock';
+import { WaitTimeoutError } from '../../await/errors';
+import { mapLimit } from '../../core/concurrency';
+import type { DesiredMachine, DesiredPool } from './desired';
+import { readyTimeout } from './errors';
+import { HARVESTER_ANNOTATIONS, poolOwner } from './labels';
+import type { PlanStep } from './plan';
+import { readinessOf, poolReadiness } from './ready';
+
+/** The part of the desired pool that removals and waits need (delete has no full desired pool). */
+export type PoolTarget = Pick<DesiredPool, 'identity' | 'selector' | 'volumeDeletion'>;
+
+/** How apply runs. */
+export interface ApplyOptions {
+  client: HarvesterClient;
+  desired: PoolTarget;
+  /** Absolute deadline (ms since epoch, on `clock`) of the whole operation. */
+  deadline: number;
+  /** The timeout option governing this operation, for messages: `create`, `update` or `delete`. */
+  timeoutOption: 'create' | 'update' | 'delete';
+  /** The whole timeout, for messages (e.g. "15m"). */
+  timeoutText: string;
+  /** Guest-agent facts for the readiness error. */
+  guestAgent: 'install' | 'none';
+  agentInUserData: 'yes' | 'no' | 'unknown';
+  clock?: Clock;
+  /** Writes in flight at most. @default 8 */
+  parallelism?: number;
+  onProgress?: (line: string) => void;
+}
+
+/** applySteps runs the steps in order; see the file header. */
+export async function applySteps(steps: PlanStep[], options: ApplyOptions): Promise<void> {
+  let i = 0;
+  while (i < steps.length) {
+    const action = steps[i].action;
+    let j = i;
+    while (j < steps.length && steps[j].action === action && action !== 'awaitReady' && action !== 'awaitGone') j++;
+    const batch = j === i ? [steps[i]] : steps.slice(i, j);
+    await mapLimit(batch, options.parallelism ?? 8, (step) => runStep(step, options));
+    i += batch.length;
+  }
+}
+
+async function runStep(step: PlanStep, o: ApplyOptions): Promise<void> {
+  o.onProgress?.(step.reason);
+  switch (step.action) {
+    case 'create':
+      return createMachine(step.machine, o);
+    case 'ensureSecret': {
+      const vm = await o.client.virtualMachines.get(step.machine.name, step.machine.vm.metadata.namespace);
+      if (vm) await createSecret(step.machine, vm, o);
+      return;
+    }
+    case 'patch': {
+      const patch = {
+        metadata: { labels: step.patch.labels, annotations: step.patch.annotations },
+        spec: { template: { metadata: { labels: step.patch.templateLabels } } },
+      };
+      await o.client.virtualMachines.mergePatch(step.name, patch, { namespace: o.desired.identity.namespace, owner: poolOwner(o.desired.identity) });
+      return;
+    }
+    case 'delete':
+      return deleteMachine(step.name, step.claimNames, o);
+    case 'awaitReady':
+      return awaitReady(step.names, o);
+    case 'awaitGone':
+      return awaitGone(step.names, o);
+  }
+}
+
+async function createMachine(machine: DesiredMachine, o: ApplyOptions): Promise<void> {
+  const vm = await o.client.virtualMachines.create(machine.vm, { owner: poolOwner(o.desired.identity) });
+  await createSecret(machine, vm, o);
+}
+
+async function createSecret(machine: DesiredMachine, vm: VirtualMachine, o: ApplyOptions): Promise<void> {
+  const secret: Secret = {
+    ...machine.secret,
+    metadata: {
+      ...machine.secret.metadata,
+      ownerReferences: [{ apiVersion: 'kubevirt.io/v1', kind: 'VirtualMachine', name: vm.metadata.name as string, uid: vm.metadata.uid as string }],
+    },
+  };
+  await o.client.secrets.create(secret, { owner: poolOwner(o.desired.identity) });
+}
+
+/** deleteMachine removes one VM of the pool (and its volumes, per policy). */
+export async function deleteMachine(name: string, claimNames: string[], o: Pick<ApplyOptions, 'client' | 'desired'>): Promise<void> {
+  const ns = o.desired.identity.namespace;
+  const owner = poolOwner(o.desired.identity);
+  if (o.desired.volumeDeletion === 'delete' && claimNames.length) {
+    const live = await o.client.virtualMachines.get(name, ns);
+    if (!live) return;
+    if (!live.metadata.deletionTimestamp) {
+      await o.client.virtualMachines.mergePatch(name, { metadata: { annotations: { [HARVESTER_ANNOTATIONS.removedPvcs]: claimNames.join(',') } } }, { namespace: ns, owner });
+    }
+  }
+  await o.client.virtualMachines.delete(name, { namespace: ns, propagationPolicy: 'Foreground', owner });
+}
+
+function remaining(o: ApplyOptions): number {
+  return Math.max(1, o.deadline - (o.clock?.now().getTime() ?? Date.now()));
+}
+
+async function awaitReady(names: string[], o: ApplyOptions): Promise<void> {
+  if (names.length === 0) return;
+  const ns = o.desired.identity.namespace;
+  const pool = `${ns}/${o.desired.identity.name}`;
+  try {
+    await waitFor<VirtualMachineInstance>({
+      resource: o.client.virtualMachineInstances,
+      namespace: ns,
+      labelSelector: o.desired.selector,
+      check: (vmis) => poolReadiness(names, vmis),
+      timeoutMs: remaining(o),
+      what: `machine pool ${pool} to be ready (${names.join(', ')})`,
+      timeoutOption: `timeouts.${o.timeoutOption}`,
+      onProgress: o.onProgress,
+      clock: o.clock,
+    });
+  } catch (err) {
+    if (!(err instanceof WaitTimeoutError)) throw err;
+    const vmis = new Map((err.lastSeen as VirtualMachineInstance[]).map((v) => [v.metadata.name ?? '', v]));
+    const machines = names.map((name) => {
+      const vmi = vmis.get(name);
+      const r = readinessOf(vmi);
+      return { name: `${ns}/${name}`, phase: r.phase, host: vmi?.status?.nodeName, waitingFor: r.waitingFor, runningWithoutIp: r.runningWithoutIp };
+    }).filter((m) => m.waitingFor !== 'ready');
+    throw readyTimeout(pool, o.timeoutText, o.timeoutOption, machines, o.guestAgent, o.agentInUserData);
+  }
+}
+
+/** awaitGone waits until the named VMs of the pool no longer exist. */
+export async function awaitGone(names: string[], o: ApplyOptions): Promise<void> {
+  if (names.length === 0) return;
+  const ns = o.desired.identity.namespace;
+  const wanted = new Set(names);
+  await waitFor<VirtualMachine>({
+    resource: o.client.virtualMachines,
+    namespace: ns,
+    labelSelector: o.desired.selector,
+    check: (vms) => {
+      const left = vms.filter((vm) => wanted.has(vm.metadata.name ?? ''));
+      const fin = [...new Set(left.flatMap((vm) => vm.metadata.finalizers ?? []))];
+      return {
+        done: left.length === 0,
+        description: left.length === 0
+          ? `removed VMs are gone (${names.length})`
+          : `waiting for ${left.map((vm) => vm.metadata.name).join(', ')} to be deleted${fin.length ? ` (finalizers: ${fin.join(', ')})` : ''}`,
+        pending: left.map((vm) => `${vm.metadata.name} still exists`),
+      };
+    },
+    timeoutMs: remaining(o),
+    what: `removed VMs of machine pool ${ns}/${o.desired.identity.name} to be gone (${names.join(', ')})`,
+    timeoutOption: `timeouts.${o.timeoutOption}`,
+    onProgress: o.onProgress,
+    clock: o.clock,
+  });
+}

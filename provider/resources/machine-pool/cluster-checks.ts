@@ -1,0 +1,120 @@
+/**
+ * Checks of the inputs against the cluster, run by `check` at preview and before every create/update,
+ * and the resolution of what desired.ts needs from the cluster (image storage classes, key pair keys):
+ * the namespace exists; each image exists, is a cloud image (ISO installers are refused, as the node
+ * driver docs say), is imported and at most as large as its disk; each VM network and key pair exists
+ * (key pairs validated); each zone exists on some host. Every problem is reported at once. Inputs that
+ * are unknown (preview) skip the checks that depend on them.
+ */
+import type { HarvesterClient } from '../../client/harvester-client';
+import type { VirtualMachineImage } from '../../client/objects';
+import { formatBytes, parseQuantity } from '../../core/quantity';
+import type { CheckFailure } from '../../core/types';
+import { isUnknown } from '../../core/unknowns';
+import { ZONE_KEY } from './affinity';
+import type { MachinePoolContext } from './desired';
+import {
+  diskTooSmall, imageIsIso, imageMissing, imageNotReady, keyPairMissing, keyPairNotValidated, namespaceMissing, networkMissing, zoneMissing,
+} from './errors';
+import { qualify, splitRef } from './refs';
+
+type Obj = Record<string, unknown>;
+
+/** Result of checkAgainstCluster. */
+export interface ClusterCheck {
+  failures: CheckFailure[];
+  /** Complete only when there are no failures and nothing was skipped. */
+  context: MachinePoolContext;
+}
+
+const known = (v: unknown): v is string => typeof v === 'string' && !isUnknown(v);
+
+/** isoEvidence says why an image looks like an ISO installer, or undefined for a disk image. */
+export function isoEvidence(image: VirtualMachineImage): string | undefined {
+  const url = image.spec?.url ?? '';
+  const path = url.split(/[?#]/)[0];
+  if (/\.iso$/i.test(path)) return 'its source URL ends in .iso';
+  if (/\.iso$/i.test(image.spec?.displayName ?? '')) return 'its display name ends in .iso';
+  if (/\.iso$/i.test(image.metadata.name ?? '')) return 'its name ends in .iso';
+  return undefined;
+}
+
+function importState(image: VirtualMachineImage): string | undefined {
+  const imported = image.status?.conditions?.find((c) => c.type === 'Imported');
+  if (imported?.status === 'True' && image.status?.storageClassName) return undefined;
+  const failed = image.status?.conditions?.find((c) => c.type === 'RetryLimitExceeded' && c.status === 'True');
+  if (failed) return `import failed${failed.message ? `: ${failed.message}` : ''}`;
+  if (imported?.status === 'True') return 'imported, but it has no status.storageClassName yet';
+  return `import at ${image.status?.progress ?? 0}%`;
+}
+
+/**
+ * checkAgainstCluster runs the checks above on raw (possibly partly unknown) inputs and resolves the
+ * context. Read-only: GETs of the referenced objects and one LIST of hosts when zones are set.
+ */
+export async function checkAgainstCluster(client: HarvesterClient, raw: Obj): Promise<ClusterCheck> {
+  const failures: CheckFailure[] = [];
+  const context: MachinePoolContext = { imageStorageClasses: {}, keyPairPublicKeys: {} };
+  const ns = known(raw.namespace) ? raw.namespace : raw.namespace === undefined ? 'default' : undefined;
+  const ref = (r: unknown) => (known(r) && (r.includes('/') || ns !== undefined) ? qualify(r, ns ?? 'default') : undefined);
+  const tasks: Promise<void>[] = [];
+
+  if (ns !== undefined) {
+    tasks.push(client.namespaces.get(ns).then((n) => {
+      if (!n) failures.push(namespaceMissing(ns));
+    }));
+  }
+  const disks = Array.isArray(raw.disks) ? (raw.disks as Obj[]) : [];
+  disks.forEach((disk, i) => {
+    const image = ref(disk?.image);
+    if (!image) return;
+    const property = `disks[${i}].image`;
+    const [ins, iname] = splitRef(image, 'default');
+    tasks.push(client.images.get(iname, ins).then((img) => {
+      if (!img) return void failures.push(imageMissing(property, image));
+      const iso = isoEvidence(img);
+      if (iso) return void failures.push(imageIsIso(property, image, iso));
+      const state = importState(img);
+      if (state) return void failures.push(imageNotReady(property, image, state));
+      context.imageStorageClasses[image] = img.status?.storageClassName as string;
+      const virtual = Number(img.status?.virtualSize ?? 0);
+      const size = known(disk.size) ? parseQuantity(disk.size) : undefined;
+      if (virtual > 0 && size !== undefined && size < virtual) {
+        failures.push(diskTooSmall(`disks[${i}].size`, image, disk.size as string, formatBytes(Math.ceil(virtual / 2 ** 30) * 2 ** 30)));
+      }
+    }));
+  });
+  const networks = Array.isArray(raw.networks) ? (raw.networks as Obj[]) : [];
+  networks.forEach((n, i) => {
+    const net = ref(n?.network);
+    if (!net) return;
+    const [nns, nname] = splitRef(net, 'default');
+    tasks.push(client.networks.get(nname, nns).then((nad) => {
+      if (!nad) failures.push(networkMissing(`networks[${i}].network`, net));
+    }));
+  });
+  const keys = Array.isArray(raw.sshKeys) ? (raw.sshKeys as unknown[]) : [];
+  keys.forEach((k, i) => {
+    const kp = ref(k);
+    if (!kp) return;
+    const [kns, kname] = splitRef(kp, 'default');
+    tasks.push(client.keyPairs.get(kname, kns).then((pair) => {
+      if (!pair) return void failures.push(keyPairMissing(`sshKeys[${i}]`, kp));
+      const validated = pair.status?.conditions?.find((c) => c.type === 'validated')?.status === 'True';
+      if (!validated || !pair.spec?.publicKey) return void failures.push(keyPairNotValidated(`sshKeys[${i}]`, kp));
+      context.keyPairPublicKeys[kp] = pair.spec.publicKey;
+    }));
+  });
+  const zones = Array.isArray(raw.zones) ? (raw.zones as unknown[]).filter(known) : [];
+  if (zones.length) {
+    tasks.push(client.nodes.list().then((nodes) => {
+      const hostZones = [...new Set(nodes.items.map((n) => n.metadata.labels?.[ZONE_KEY]).filter((z): z is string => Boolean(z)))].sort();
+      (raw.zones as unknown[]).forEach((z, i) => {
+        if (known(z) && !hostZones.includes(z)) failures.push(zoneMissing(`zones[${i}]`, z, hostZones));
+      });
+    }));
+  }
+  await Promise.all(tasks);
+  failures.sort((a, b) => a.property.localeCompare(b.property, 'en', { numeric: true }));
+  return { failures, context };
+}

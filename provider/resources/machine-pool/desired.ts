@@ -1,0 +1,236 @@
+/**
+ * Pure: the objects a machine pool should consist of, from its inputs and what observe resolved from the
+ * cluster (image storage classes, key pair public keys). Mirrors the VirtualMachine the node driver
+ * builds (harvester-api.md §A.5–§A.8) so Harvester's controllers and the cloud provider treat our VMs as
+ * guest nodes.
+ *
+ * Naming: VMs `<name>-<index>`; cloud-init Secret `<vm>-cloudinit`; PVCs `<vm>-disk-<i>-<suffix>`. The PVC
+ * suffix is random per VM incarnation (as the driver's), not derived from the VM name: a VM name comes back
+ * after healing or scale-down/up, and a deterministic PVC name would then silently re-attach a retained (or
+ * still terminating) volume of the previous VM, because Harvester only creates claims that are missing.
+ */
+import type { Secret, VirtualMachine } from '../../client/objects';
+import { sha256Hex } from '../../core/hash';
+import { buildAffinity } from './affinity';
+import { renderUserData } from './cloud-config';
+import {
+  DRIVER_LABELS, HARVESTER_ANNOTATIONS, NETWORK_DATA_HASH, USER_DATA_HASH, machineLabels, ownershipLabels, poolSelector,
+  type PoolIdentity,
+} from './labels';
+import type { MachinePoolInputs } from './model';
+import { qualify } from './refs';
+import { assignZones } from './zones';
+
+/** What observe resolved from the cluster for building the VMs. */
+export interface MachinePoolContext {
+  /** `status.storageClassName` per image, keyed `namespace/name`. */
+  imageStorageClasses: Record<string, string>;
+  /** `spec.publicKey` per key pair, keyed `namespace/name`. */
+  keyPairPublicKeys: Record<string, string>;
+  /** PVC name suffix for a new VM; apply passes a random one. Default: derived from the VM name (tests). */
+  volumeSuffix?: (vmName: string) => string;
+}
+
+/** One disk as the VM gets it. */
+export interface ResolvedDisk {
+  /** `disk-<i>`. */
+  name: string;
+  image?: string;
+  size: string;
+  bus: string;
+  storageClassName?: string;
+}
+
+/** Everything about one VM we create. */
+export interface DesiredMachine {
+  name: string;
+  index: number;
+  zone?: string;
+  vm: VirtualMachine;
+  /** The cloud-init Secret; apply adds the ownerReference to the VM once the VM has a uid. */
+  secret: Secret;
+  claimNames: string[];
+}
+
+/** Rolling-update limits resolved to VM counts. */
+export interface RollingLimits {
+  maxSurge: number;
+  maxUnavailable: number;
+}
+
+/** The desired pool: canonical layout plus a builder for any index/zone (the planner picks those). */
+export interface DesiredPool {
+  identity: PoolIdentity;
+  count: number;
+  zones: string[];
+  rolling: RollingLimits;
+  volumeDeletion: 'delete' | 'retain';
+  /** Label selector of every object of the pool. */
+  selector: string;
+  /** `sha256:<hex>` of the rendered user data (annotation on every VM; kept in outputs). */
+  cloudInitHash: string;
+  /** VMs `<name>-0 … <name>-(count-1)`, zones assigned as for an empty pool. */
+  machines: DesiredMachine[];
+  /** build returns the desired VM for an index and zone; `claimNames` reuses a live VM's PVC names. */
+  build(index: number, zone: string | undefined, claimNames?: string[]): DesiredMachine;
+}
+
+const SUFFIX_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
+
+/** suffixFrom turns any text into a 5-character name suffix from the apiserver's generateName alphabet. */
+export function suffixFrom(text: string): string {
+  const digest = Buffer.from(sha256Hex(text), 'hex');
+  return Array.from(digest.subarray(0, 5), (b) => SUFFIX_ALPHABET[b % SUFFIX_ALPHABET.length]).join('');
+}
+
+/** vmName returns the name of the VM at an index. */
+export function vmName(poolName: string, index: number): string {
+  return `${poolName}-${index}`;
+}
+
+/** cloudInitSecretName returns the name of a VM's cloud-init Secret (as the node driver names it). */
+export function cloudInitSecretName(vm: string): string {
+  return `${vm}-cloudinit`;
+}
+
+/** resolveRolling turns maxSurge/maxUnavailable (numbers or percentages of count) into VM counts. */
+export function resolveRolling(rolling: MachinePoolInputs['rollingUpdate'], count: number): RollingLimits {
+  const resolve = (v: number | string, roundUp: boolean): number => {
+    if (typeof v === 'number') return v;
+    const exact = (Number.parseInt(v, 10) * count) / 100;
+    return roundUp ? Math.ceil(exact) : Math.floor(exact);
+  };
+  const maxSurge = resolve(rolling.maxSurge, true);
+  const maxUnavailable = resolve(rolling.maxUnavailable, false);
+  // As Kubernetes Deployments: both zero after rounding would deadlock a roll, so one VM may surge.
+  return maxSurge === 0 && maxUnavailable === 0 ? { maxSurge: 1, maxUnavailable: 0 } : { maxSurge, maxUnavailable };
+}
+
+function resolveDisks(inputs: MachinePoolInputs, context: MachinePoolContext): ResolvedDisk[] {
+  return inputs.disks.map((d, i) => {
+    const disk: ResolvedDisk = { name: `disk-${i}`, size: d.size, bus: d.bus };
+    if (d.image) {
+      disk.image = qualify(d.image, inputs.namespace);
+      const sc = context.imageStorageClasses[disk.image];
+      if (sc === undefined) throw new Error(`desired: no storage class resolved for image ${disk.image} (disks[${i}].image)`);
+      disk.storageClassName = sc;
+    } else if (d.storageClass) {
+      disk.storageClassName = d.storageClass;
+    }
+    return disk;
+  });
+}
+
+function claimTemplate(disk: ResolvedDisk, claimName: string, labels: Record<string, string>): Record<string, unknown> {
+  const metadata: Record<string, unknown> = { name: claimName, labels };
+  if (disk.image) metadata.annotations = { [HARVESTER_ANNOTATIONS.imageId]: disk.image };
+  const spec: Record<string, unknown> = {
+    accessModes: ['ReadWriteMany'],
+    resources: { requests: { storage: disk.size } },
+    volumeMode: 'Block',
+  };
+  if (disk.storageClassName !== undefined) spec.storageClassName = disk.storageClassName;
+  return { metadata, spec };
+}
+
+/** desiredVirtualMachines computes the desired pool from inputs (defaults applied) and the resolved context. */
+export function desiredVirtualMachines(inputs: MachinePoolInputs, context: MachinePoolContext): DesiredPool {
+  const identity: PoolIdentity = {
+    namespace: inputs.namespace,
+    name: inputs.name,
+    guestCluster: inputs.guestCluster,
+    poolName: inputs.poolName,
+  };
+  const disks = resolveDisks(inputs, context);
+  const sshNames = inputs.sshKeys.map((k) => qualify(k, inputs.namespace));
+  const publicKeys = sshNames.map((k) => {
+    const key = context.keyPairPublicKeys[k];
+    if (key === undefined) throw new Error(`desired: no public key resolved for key pair ${k} (sshKeys)`);
+    return key;
+  });
+  const userData = renderUserData({ userData: inputs.userData, guestAgent: inputs.guestAgent, sshPublicKeys: publicKeys });
+  const userDataHash = `sha256:${sha256Hex(userData)}`;
+  const networkDataHash = inputs.networkData === undefined ? undefined : `sha256:${sha256Hex(inputs.networkData)}`;
+  const suffixOf = context.volumeSuffix ?? ((vm: string) => suffixFrom(`${inputs.namespace}/${vm}`));
+
+  const build = (index: number, zone: string | undefined, claimNames?: string[]): DesiredMachine => {
+    const name = vmName(inputs.name, index);
+    const labels = { ...inputs.labels, ...machineLabels(identity, name, index) };
+    const claims = disks.map((d, i) => claimNames?.[i] ?? `${name}-${d.name}-${suffixOf(name)}`);
+    const ownership = ownershipLabels(identity);
+    const annotations: Record<string, string> = {
+      ...inputs.annotations,
+      [HARVESTER_ANNOTATIONS.volumeClaimTemplates]: JSON.stringify(disks.map((d, i) => claimTemplate(d, claims[i], ownership))),
+      [USER_DATA_HASH]: userDataHash,
+    };
+    if (networkDataHash) annotations[NETWORK_DATA_HASH] = networkDataHash;
+    const secretName = cloudInitSecretName(name);
+    const cloudInit: Record<string, unknown> = { secretRef: { name: secretName } };
+    if (inputs.networkData !== undefined) cloudInit.networkDataSecretRef = { name: secretName };
+    const vm: VirtualMachine = {
+      apiVersion: 'kubevirt.io/v1',
+      kind: 'VirtualMachine',
+      metadata: { name, namespace: inputs.namespace, labels, annotations },
+      spec: {
+        runStrategy: 'RerunOnFailure',
+        template: {
+          metadata: {
+            labels: { ...labels },
+            annotations: {
+              [HARVESTER_ANNOTATIONS.sshNames]: JSON.stringify(sshNames),
+              [HARVESTER_ANNOTATIONS.waitForLease]: '[]',
+            },
+          },
+          spec: {
+            evictionStrategy: 'LiveMigrateIfPossible',
+            affinity: buildAffinity(inputs.affinity, labels[DRIVER_LABELS.machineSetName], zone),
+            domain: {
+              cpu: { cores: inputs.cpu, sockets: 1, threads: 1 },
+              resources: { limits: { cpu: String(inputs.cpu), memory: inputs.memory } },
+              devices: {
+                disks: [
+                  { name: 'cloudinitdisk', disk: { bus: 'virtio' } },
+                  ...disks.map((d, i) => (i === 0 ? { name: d.name, disk: { bus: d.bus }, bootOrder: 1 } : { name: d.name, disk: { bus: d.bus } })),
+                ],
+                interfaces: inputs.networks.map((n, i) => ({ name: `nic-${i}`, model: n.model, [n.type]: {} })),
+              },
+            },
+            networks: inputs.networks.map((n, i) => ({ name: `nic-${i}`, multus: { networkName: qualify(n.network, inputs.namespace) } })),
+            volumes: [
+              { name: 'cloudinitdisk', cloudInitNoCloud: cloudInit },
+              ...disks.map((d, i) => ({ name: d.name, persistentVolumeClaim: { claimName: claims[i] } })),
+            ],
+          },
+        },
+      },
+    };
+    const data: Record<string, string> = { userdata: Buffer.from(userData, 'utf8').toString('base64') };
+    if (inputs.networkData !== undefined) data.networkdata = Buffer.from(inputs.networkData, 'utf8').toString('base64');
+    const secret: Secret = {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: {
+        name: secretName,
+        namespace: inputs.namespace,
+        labels: { ...ownership, [DRIVER_LABELS.vmName]: name },
+      },
+      type: 'Opaque',
+      data,
+    };
+    return { name, index, zone, vm, secret, claimNames: claims };
+  };
+
+  const layout = assignZones([], inputs.count, inputs.zones);
+  const machines = layout.newZones.map((zone, index) => build(index, zone));
+  return {
+    identity,
+    count: inputs.count,
+    zones: [...inputs.zones],
+    rolling: resolveRolling(inputs.rollingUpdate, inputs.count),
+    volumeDeletion: inputs.volumeDeletion,
+    selector: poolSelector(identity),
+    cloudInitHash: userDataHash,
+    machines,
+    build,
+  };
+}

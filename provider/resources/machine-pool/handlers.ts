@@ -1,0 +1,222 @@
+/**
+ * The machine pool's provider handlers in the shape of Pulumi's dynamic.ResourceProvider:
+ * model (zod) → plan (pure) → apply (API through the client layer).
+ *
+ * - check: every invalid input with its fix, then the inputs against the cluster (images, ISO, networks,
+ *   key pairs, namespace, zones); unknown values (preview) are skipped, never failed.
+ * - diff: input-level (diff.ts); name/namespace replace, everything else updates in place.
+ * - create/update: observe → plan → apply → wait until every VM is Running with an IPv4 address. A failure
+ *   part-way is recorded with what exists (ResourceInitError), and the next run converges from there.
+ * - read: one LIST of VMs and one of VMIs; outputs per VM and inputs reconstructed for drift.
+ * - delete: every VM of the pool (volumes per policy), waits until gone; only objects with our labels.
+ * The kubeconfig travels as an input (secret) and in outputs (kept secret by Pulumi under the same name),
+ * because read and delete receive only outputs.
+ */
+import { HarvesterClient } from '../../client/harvester-client';
+import type { Clock } from '../../await/clock';
+import { systemClock } from '../../await/clock';
+import { ProviderError, ResourceInitError, errorMessage } from '../../core/errors';
+import { parseDuration } from '../../core/duration';
+import type { CheckResult, CreateResult, DiffResult, ReadResult, UpdateResult } from '../../core/types';
+import { isUnknown } from '../../core/unknowns';
+import { applySteps, awaitGone, deleteMachine, type PoolTarget } from './apply';
+import { guestAgentIn } from './cloud-config';
+import { checkAgainstCluster } from './cluster-checks';
+import { clusterUnreachable } from './errors';
+import { desiredVirtualMachines, suffixFrom, type DesiredPool } from './desired';
+import { diffInputs } from './diff';
+import { poolOwner, poolSelector, type PoolIdentity } from './labels';
+import { machinePoolSchema, type MachinePoolInputs } from './model';
+import { claimNamesOf } from './normalize';
+import { observePool } from './observe';
+import { toOutputs, type MachinePoolOutputs } from './outputs';
+import { planPool } from './plan';
+import { reconstructInputs } from './read-back';
+import { validateInputs } from './validate';
+import { randomBytes } from 'node:crypto';
+
+/** Injection points for tests and the SDK. */
+export interface MachinePoolProviderOptions {
+  /** How to reach the cluster. @default HarvesterClient.connect */
+  connect?: (options: { kubeconfig?: string; context?: string }) => Promise<HarvesterClient>;
+  /** Clock of deadlines and waits. @default the system clock */
+  clock?: Clock;
+  /** Progress lines ("2/3 VMs ready; …"). @default dropped */
+  onProgress?: (line: string) => void;
+  /** Writes in flight at most. @default 8 */
+  parallelism?: number;
+}
+
+type Raw = Record<string, unknown>;
+
+const OUTPUT_ONLY = new Set(['machines', 'readyCount', 'drift', 'userDataHash', 'networkDataHash', 'cloudInitHash']);
+
+function userInputs(raw: Raw | undefined): Raw {
+  return Object.fromEntries(Object.entries(raw ?? {}).filter(([k]) => !k.startsWith('__')));
+}
+
+/** parseInputs validates handler inputs (already checked by the engine) and fills defaults. */
+function parseInputs(raw: Raw): MachinePoolInputs {
+  const v = validateInputs(raw);
+  if (v.inputs) return v.inputs;
+  const lines = v.failures.map((f) => `  - ${f.reason}`).join('\n');
+  throw new ProviderError('InvalidInputs', `The machine pool inputs are invalid:\n${lines}\n`, { fix: 'Fix the inputs above and run again.' });
+}
+
+function identityOf(i: Pick<MachinePoolInputs, 'namespace' | 'name' | 'guestCluster' | 'poolName'>): PoolIdentity {
+  return { namespace: i.namespace, name: i.name, guestCluster: i.guestCluster, poolName: i.poolName };
+}
+
+/** PVC suffixes are random per VM incarnation (see desired.ts for why). */
+function randomSuffix(): string {
+  return suffixFrom(randomBytes(16).toString('hex'));
+}
+
+/** createMachinePoolProvider returns the handlers, with injection points for tests. */
+export function createMachinePoolProvider(options: MachinePoolProviderOptions = {}) {
+  const connect = options.connect ?? ((o: { kubeconfig?: string; context?: string }) => HarvesterClient.connect(o));
+  const clock = options.clock ?? systemClock;
+
+  async function converge(inputs: MachinePoolInputs, client: HarvesterClient, op: 'create' | 'update', recorded?: Partial<MachinePoolOutputs>): Promise<MachinePoolOutputs> {
+    const timeout = inputs.timeouts[op];
+    const deadline = clock.now().getTime() + (parseDuration(timeout) ?? 0);
+    const checked = await checkAgainstCluster(client, inputs as unknown as Raw);
+    if (checked.failures.length) {
+      throw new ProviderError('InvalidInputs', `Machine pool ${inputs.namespace}/${inputs.name} cannot be ${op}d:\n${checked.failures.map((f) => `  - ${f.reason}`).join('\n')}\n`, {
+        fix: 'Fix the inputs above and run again.',
+      });
+    }
+    const desired: DesiredPool = desiredVirtualMachines(inputs, { ...checked.context, volumeSuffix: randomSuffix });
+    const observed = await observePool(client, desired.identity, { withSecrets: true });
+    const plan = planPool(desired, observed.machines, { recordedIndexes: (recorded?.machines ?? []).map((m) => m.index) });
+    await applySteps(plan.steps, {
+      client,
+      desired,
+      deadline,
+      timeoutOption: op,
+      timeoutText: timeout,
+      guestAgent: inputs.guestAgent,
+      agentInUserData: inputs.guestAgent === 'install' ? 'yes' : guestAgentIn(inputs.userData),
+      clock,
+      parallelism: options.parallelism,
+      onProgress: options.onProgress,
+    });
+    const final = await observePool(client, desired.identity);
+    return toOutputs(inputs, final.statuses, [], desired.cloudInitHash);
+  }
+
+  /** Records a failed create/update with whatever exists, so the next run converges. */
+  async function partial(id: string, inputs: MachinePoolInputs, client: HarvesterClient, err: unknown, op: 'create' | 'update'): Promise<never> {
+    let statuses;
+    try {
+      statuses = (await observePool(client, identityOf(inputs))).statuses;
+    } catch {
+      throw err;
+    }
+    if (op === 'create' && statuses.length === 0) throw err;
+    throw new ResourceInitError(id, toOutputs(inputs, statuses), [errorMessage(err)], err);
+  }
+
+  return {
+    /** check validates inputs and checks them against the cluster; see the file header. */
+    async check(_olds: Raw, news: Raw): Promise<CheckResult<Raw>> {
+      const raw = userInputs(news);
+      const v = validateInputs(raw);
+      const failures = [...v.failures];
+      if (!isUnknown(raw.kubeconfig) && !isUnknown(raw.context)) {
+        try {
+          const client = await connect({ kubeconfig: raw.kubeconfig as string | undefined, context: raw.context as string | undefined });
+          const seen = new Set(failures.map((f) => f.property));
+          for (const f of (await checkAgainstCluster(client, raw)).failures) if (!seen.has(f.property)) failures.push(f);
+        } catch (err) {
+          failures.push(clusterUnreachable(errorMessage(err)));
+        }
+      }
+      if (failures.length) return { inputs: news, failures };
+      return { inputs: (v.inputs as unknown as Raw) ?? raw };
+    },
+
+    /** diff compares recorded outputs with new inputs (diff.ts). */
+    async diff(_id: string, olds: Raw, news: Raw): Promise<DiffResult> {
+      const d = diffInputs(olds as Partial<MachinePoolOutputs>, userInputs(news));
+      return { changes: d.changes, replaces: d.replaces, deleteBeforeReplace: false };
+    },
+
+    /** create builds the pool and waits until every VM is ready. */
+    async create(raw: Raw): Promise<CreateResult<MachinePoolOutputs>> {
+      const inputs = parseInputs(userInputs(raw));
+      const id = `${inputs.namespace}/${inputs.name}`;
+      const client = await connect({ kubeconfig: inputs.kubeconfig, context: inputs.context });
+      try {
+        return { id, outs: await converge(inputs, client, 'create') };
+      } catch (err) {
+        return partial(id, inputs, client, err, 'create');
+      }
+    },
+
+    /** read reports the pool as it is, with inputs reconstructed for drift. */
+    async read(id: string, props?: Raw): Promise<ReadResult<MachinePoolOutputs>> {
+      const previous = { ...(props ?? {}) } as MachinePoolOutputs;
+      if (!previous.name || !previous.namespace) {
+        const [ns, name] = id.includes('/') ? id.split('/', 2) : ['default', id];
+        previous.namespace = previous.namespace ?? ns;
+        previous.name = previous.name ?? name;
+      }
+      const client = await connect({ kubeconfig: previous.kubeconfig, context: previous.context });
+      const observed = await observePool(client, identityOf(previous));
+      const live = observed.machines.filter((m) => !m.deleting).map((m) => m.vm);
+      // Import (`pulumi import`/Resource.get) brings no recorded inputs: take them from the VMs, report no drift.
+      const importing = previous.disks === undefined;
+      const { inputs: rebuilt, drift: found } = reconstructInputs(previous, live, { importing });
+      const drift = importing ? [] : found;
+      // A recorded VM that is gone stays listed as Missing, so the update knows which index to recreate.
+      const seen = new Set(observed.statuses.map((s) => s.name));
+      const lost = (previous.machines ?? []).filter((m) => !seen.has(m.name)).map((m) => ({ name: m.name, index: m.index, zone: m.zone, phase: 'Missing', ready: false }));
+      for (const m of lost) if (!drift.some((d) => d.includes(`/${m.name}:`))) drift.push(`VirtualMachine ${previous.namespace}/${m.name}: missing (deleted outside Pulumi)`);
+      const machines = [...observed.statuses, ...lost].sort((a, b) => a.index - b.index);
+      const outs: MachinePoolOutputs = { ...previous, ...rebuilt, machines, readyCount: observed.statuses.filter((s) => s.ready).length, drift };
+      const inputs = Object.fromEntries(Object.entries(outs).filter(([k]) => !OUTPUT_ONLY.has(k) && k in machinePoolSchema.shape));
+      return { id, props: outs, inputs };
+    },
+
+    /** update scales, heals and rolls the pool to the new inputs. */
+    async update(id: string, olds: Raw, news: Raw): Promise<UpdateResult<MachinePoolOutputs>> {
+      const inputs = parseInputs(userInputs(news));
+      const client = await connect({ kubeconfig: inputs.kubeconfig, context: inputs.context });
+      try {
+        return { outs: await converge(inputs, client, 'update', olds as Partial<MachinePoolOutputs>) };
+      } catch (err) {
+        return partial(id, inputs, client, err, 'update');
+      }
+    },
+
+    /** delete removes every VM of the pool (volumes per policy) and waits until they are gone. */
+    async delete(_id: string, props: Raw): Promise<void> {
+      const recorded = props as unknown as MachinePoolOutputs;
+      const identity = identityOf(recorded);
+      const timeout = recorded.timeouts?.delete ?? '10m';
+      const client = await connect({ kubeconfig: recorded.kubeconfig, context: recorded.context });
+      const target: PoolTarget = { identity, selector: poolSelector(identity), volumeDeletion: recorded.volumeDeletion ?? 'delete' };
+      const observed = await observePool(client, identity, { withSecrets: true });
+      const o = {
+        client,
+        desired: target,
+        deadline: clock.now().getTime() + (parseDuration(timeout) ?? 600_000),
+        timeoutOption: 'delete' as const,
+        timeoutText: timeout,
+        guestAgent: recorded.guestAgent ?? 'install',
+        agentInUserData: 'unknown' as const,
+        clock,
+        onProgress: options.onProgress,
+      };
+      await Promise.all(observed.machines.filter((m) => !m.deleting).map((m) => deleteMachine(m.name, claimNamesOf(m.vm), o)));
+      await awaitGone(observed.machines.map((m) => m.name), o);
+      // Secrets go with their VM (ownerReference); one left by a create that failed in between goes here.
+      const secrets = await client.secrets.list({ namespace: identity.namespace, labelSelector: target.selector });
+      await Promise.all(secrets.items.map((s) => client.secrets.delete(s.metadata.name as string, { namespace: identity.namespace, owner: poolOwner(identity) })));
+    },
+  };
+}
+
+/** The handler object type. */
+export type MachinePoolProvider = ReturnType<typeof createMachinePoolProvider>;

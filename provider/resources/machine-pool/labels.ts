@@ -1,0 +1,161 @@
+/**
+ * Labels and annotations on the pool's objects.
+ *
+ * Driver-compatible labels (harvester-api.md §A.5, checklist F.1) go on the VM and its template (so on the
+ * VMI): Harvester's load balancer, topology sync, cleanup and the guest cluster's cloud provider all key on
+ * them. Ownership labels mark the objects as ours: nothing without them is ever modified or deleted.
+ */
+import { type OwnerIdentity, ownerLabels, ownerSelector } from '../../client/ownership';
+
+/** Keys written by docker-machine-driver-harvester that Harvester's controllers read. */
+export const DRIVER_LABELS = {
+  creator: 'harvesterhci.io/creator',
+  vmName: 'harvesterhci.io/vmName',
+  machineSetName: 'harvesterhci.io/machineSetName',
+  guestCluster: 'guestcluster.harvesterhci.io/name',
+  nodePool: 'nodepool.harvesterhci.io/name',
+} as const;
+
+/** The creator value Harvester's controllers and the cloud provider recognise as a guest node. */
+export const DRIVER_CREATOR = 'docker-machine-driver-harvester';
+
+/** The resource type recorded in the ownership labels (client/ownership.ts). */
+export const RESOURCE_TYPE = 'machine-pool';
+
+/** Our per-VM label holding the stable pool index. */
+export const POOL_INDEX_LABEL = 'harvester-iac.io/pool-index';
+
+/** Annotations Harvester reads or writes on VMs (harvester-api.md §A.5, §A.6, §A.12). */
+export const HARVESTER_ANNOTATIONS = {
+  volumeClaimTemplates: 'harvesterhci.io/volumeClaimTemplates',
+  sshNames: 'harvesterhci.io/sshNames',
+  waitForLease: 'harvesterhci.io/waitForLeaseInterfaceNames',
+  imageId: 'harvesterhci.io/imageId',
+  removedPvcs: 'harvesterhci.io/removedPersistentVolumeClaims',
+  removeAllPvcs: 'harvesterhci.io/removeAllPersistentVolumeClaims',
+  macAddress: 'harvesterhci.io/mac-address',
+  runStrategy: 'harvesterhci.io/vmRunStrategy',
+} as const;
+
+/** Our annotations: hashes of the rendered cloud-init data, so secret changes roll without storing secrets. */
+export const USER_DATA_HASH = 'harvester-iac.io/user-data-hash';
+/** Annotation: hash of the network data. */
+export const NETWORK_DATA_HASH = 'harvester-iac.io/network-data-hash';
+
+/**
+ * Key prefixes users may not set in `labels`/`annotations`: they belong to Harvester, KubeVirt, the
+ * node driver or to us, and are recognised as system keys when reading labels back.
+ */
+export const RESERVED_KEY_PREFIXES = [
+  'harvesterhci.io/',
+  'guestcluster.harvesterhci.io/',
+  'nodepool.harvesterhci.io/',
+  'network.harvesterhci.io/',
+  'kubevirt.io/',
+  'vm.kubevirt.io/',
+  'harvester-iac.io/',
+  'app.kubernetes.io/managed-by',
+  'kubectl.kubernetes.io/',
+  'topology.kubernetes.io/',
+  'kubernetes.io/',
+];
+
+/** isReservedKey says whether a label or annotation key is a system key (rule above). */
+export function isReservedKey(key: string): boolean {
+  return RESERVED_KEY_PREFIXES.some((p) => (p.endsWith('/') ? key.startsWith(p) : key === p));
+}
+
+/** userEntries keeps the non-system entries of a label or annotation map. */
+export function userEntries(map: Record<string, string> | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(map ?? {})) if (!isReservedKey(k)) out[k] = v;
+  return out;
+}
+
+const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
+
+/** isLabelValue says whether a string is a valid Kubernetes label value. */
+export function isLabelValue(value: string): boolean {
+  return value.length <= 63 && LABEL_VALUE.test(value);
+}
+
+const QUALIFIED_NAME = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
+const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+
+/** labelKeyProblem explains why a label/annotation key is invalid, or returns undefined. */
+export function labelKeyProblem(key: string): string | undefined {
+  const slash = key.lastIndexOf('/');
+  const prefix = slash >= 0 ? key.slice(0, slash) : undefined;
+  const name = slash >= 0 ? key.slice(slash + 1) : key;
+  if (prefix !== undefined && (prefix.length > 253 || !DNS_SUBDOMAIN.test(prefix))) return 'its prefix must be a DNS subdomain (e.g. "example.com/")';
+  if (name.length === 0 || name.length > 63 || !QUALIFIED_NAME.test(name)) {
+    return 'its name must be 1–63 characters of letters, digits, "-", "_" or ".", starting and ending with a letter or digit';
+  }
+  return undefined;
+}
+
+/** 32-bit FNV-1a, as Go's hash/fnv New32a. */
+function fnv32a(text: string): number {
+  let h = 0x811c9dc5;
+  for (const byte of Buffer.from(text, 'utf8')) {
+    h ^= byte;
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h >>> 0;
+}
+
+/**
+ * formatLabelValue makes a label value the way the node driver does: the value itself when valid,
+ * otherwise `hash_<base64url(fnv32a)>_z` (driver labels.go).
+ */
+export function formatLabelValue(value: string): string {
+  if (isLabelValue(value)) return value;
+  const buf = Buffer.alloc(4);
+  buf.writeUInt32BE(fnv32a(value));
+  return `hash_${buf.toString('base64url')}_z`;
+}
+
+/** Identity of a pool, enough to build its labels and selector. */
+export interface PoolIdentity {
+  namespace: string;
+  name: string;
+  guestCluster?: string;
+  poolName?: string;
+}
+
+/** poolOwner is the pool's identity for the client layer's ownership checks. */
+export function poolOwner(pool: PoolIdentity): OwnerIdentity {
+  return { resourceType: RESOURCE_TYPE, resourceName: pool.name };
+}
+
+/** ownershipLabels returns the labels marking an object as belonging to this pool. */
+export function ownershipLabels(pool: PoolIdentity): Record<string, string> {
+  return ownerLabels(poolOwner(pool));
+}
+
+/**
+ * poolSelector is the label selector of every object of this pool (VMs, VMIs, Secrets). Pool names are
+ * unique per namespace, and every list and watch is namespaced.
+ */
+export function poolSelector(pool: PoolIdentity): string {
+  return ownerSelector(poolOwner(pool));
+}
+
+/** machineLabels returns the driver-compatible plus ownership labels of one VM (VM and template alike). */
+export function machineLabels(pool: PoolIdentity, vmName: string, index: number): Record<string, string> {
+  const labels: Record<string, string> = {
+    [DRIVER_LABELS.creator]: DRIVER_CREATOR,
+    [DRIVER_LABELS.vmName]: vmName,
+    // The driver derives this from `<cluster>-<pool>` prefixed by the namespace (default-gc31-pool1).
+    [DRIVER_LABELS.machineSetName]: formatLabelValue(
+      `${pool.namespace}-${pool.guestCluster ? `${pool.guestCluster}-` : ''}${pool.poolName ?? pool.name}`,
+    ),
+    ...ownershipLabels(pool),
+    [POOL_INDEX_LABEL]: String(index),
+  };
+  if (pool.guestCluster) {
+    labels[DRIVER_LABELS.guestCluster] = pool.guestCluster;
+    labels[DRIVER_LABELS.nodePool] = formatLabelValue(pool.poolName ?? pool.name);
+  }
+  return labels;
+}

@@ -1,0 +1,50 @@
+/**
+ * Observe: what exists of a pool, read with label-selected LISTs in the pool namespace (never per-VM
+ * GETs): one of VirtualMachines and one of VirtualMachineInstances, whatever the pool's size, plus one of
+ * cloud-init Secrets when apply needs to heal them. Never writes. Objects without the pool's ownership
+ * labels are never listed, so never touched.
+ */
+import type { HarvesterClient } from '../../client/harvester-client';
+import type { VirtualMachine, VirtualMachineInstance } from '../../client/objects';
+import { cloudInitSecretName } from './desired';
+import { poolSelector, type PoolIdentity } from './labels';
+import type { MachineStatus } from './outputs';
+import { indexOf, type ObservedMachine } from './plan';
+import { machineStatus, readinessOf } from './ready';
+
+/** What observe saw. */
+export interface PoolObservation {
+  machines: ObservedMachine[];
+  /** Output records, by index. */
+  statuses: MachineStatus[];
+  vms: VirtualMachine[];
+  vmis: VirtualMachineInstance[];
+}
+
+/** observePool lists the pool's VMs and VMIs (and Secrets with `withSecrets`). */
+export async function observePool(client: HarvesterClient, pool: PoolIdentity, options: { withSecrets?: boolean } = {}): Promise<PoolObservation> {
+  const selector = poolSelector(pool);
+  const [vms, vmis, secrets] = await Promise.all([
+    client.virtualMachines.list({ namespace: pool.namespace, labelSelector: selector }),
+    client.virtualMachineInstances.list({ namespace: pool.namespace, labelSelector: selector }),
+    options.withSecrets ? client.secrets.list({ namespace: pool.namespace, labelSelector: selector }) : Promise.resolve(undefined),
+  ]);
+  const vmiByName = new Map(vmis.items.map((v) => [v.metadata.name ?? '', v]));
+  const secretNames = new Set((secrets?.items ?? []).map((s) => s.metadata.name));
+  const machines: ObservedMachine[] = vms.items.map((vm) => {
+    const name = vm.metadata.name ?? '';
+    const vmi = vmiByName.get(name);
+    return {
+      name,
+      index: indexOf(vm, pool.name),
+      vm,
+      vmi,
+      // Without the Secrets list, assume present: read never heals, it only reports.
+      secretExists: secrets ? secretNames.has(cloudInitSecretName(name)) : true,
+      ready: readinessOf(vmi).ready,
+      deleting: Boolean(vm.metadata.deletionTimestamp),
+    };
+  });
+  const statuses = machines.map((m) => machineStatus(m.vm, m.vmi, pool.name)).sort((a, b) => a.index - b.index);
+  return { machines, statuses, vms: vms.items, vmis: vmis.items };
+}

@@ -1,0 +1,218 @@
+/**
+ * Pure: from the desired pool and what observe saw, the ordered steps that converge the cluster.
+ *
+ * 1. VMs being deleted are not members, but their indexes stay taken until they are gone.
+ * 2. Scale-down removes members beyond `count`: highest index first (zone-aware, zones.ts rule 2).
+ * 3. Each kept member is compared with the VM we would build for its index and zone (normalize.ts):
+ *    user label/annotation changes are patched in place; anything else makes it outdated.
+ * 4. Missing members (scale-up, or a VM lost out of band) are created first at the indexes recorded for
+ *    the pool that no longer exist (so healing recreates the missing index), then at the lowest free ones.
+ * 5. Outdated members roll in waves of maxSurge + maxUnavailable: up to maxUnavailable old VMs go first,
+ *    the wave's new VMs are created (fresh indexes, same zone), awaited ready, then the rest of the old
+ *    VMs go. With the defaults (surge 1, unavailable 0) each new VM is ready before an old one goes; the
+ *    pool itself is never replaced. New indexes never reuse one removed in the same plan, so no name,
+ *    Secret or PVC collides with one still terminating.
+ * 6. Finally every member is awaited ready and every removed VM awaited gone.
+ */
+import type { VirtualMachine, VirtualMachineInstance } from '../../client/objects';
+import type { DesiredMachine, DesiredPool } from './desired';
+import { splitAffinity } from './affinity';
+import { DRIVER_LABELS, POOL_INDEX_LABEL } from './labels';
+import { claimNamesOf, type MachineDifference, vmDifferences } from './normalize';
+import { assignZones, selectRemovals } from './zones';
+
+/** One VM as observe saw it. */
+export interface ObservedMachine {
+  name: string;
+  /** Pool index (label `harvester-iac.io/pool-index`, else the name's suffix); NaN if neither. */
+  index: number;
+  vm: VirtualMachine;
+  vmi?: VirtualMachineInstance;
+  /** Whether its cloud-init Secret exists. */
+  secretExists: boolean;
+  /** VMI Running with an IPv4 address on its first interface. */
+  ready: boolean;
+  /** Marked for deletion (deletionTimestamp set). */
+  deleting: boolean;
+}
+
+/** Metadata a patch step writes (user labels/annotations on the VM and its template). */
+export interface MetadataPatch {
+  labels: Record<string, string | null>;
+  annotations: Record<string, string | null>;
+  templateLabels: Record<string, string | null>;
+}
+
+/** One step of a plan. Consecutive steps of the same action may run in parallel. */
+export type PlanStep =
+  | { action: 'delete'; name: string; index: number; claimNames: string[]; reason: string }
+  | { action: 'create'; machine: DesiredMachine; reason: string }
+  | { action: 'patch'; name: string; patch: MetadataPatch; reason: string }
+  | { action: 'ensureSecret'; machine: DesiredMachine; reason: string }
+  | { action: 'awaitReady'; names: string[]; reason: string }
+  | { action: 'awaitGone'; names: string[]; reason: string };
+
+/** A member that must be replaced, and why. */
+export interface MachineReplacement {
+  name: string;
+  differences: MachineDifference[];
+}
+
+/** The result of planPool. */
+export interface Plan {
+  /** Nothing to create, delete or patch (awaits may remain while VMs become ready). */
+  upToDate: boolean;
+  /** Members rolled because their spec differs, with the differences per property. */
+  replaces: MachineReplacement[];
+  /** One human line per change, for logs and errors. */
+  changes: string[];
+  steps: PlanStep[];
+}
+
+/** indexOf reads a VM's pool index from its label, else from its name `<pool>-<index>`. */
+export function indexOf(vm: VirtualMachine, poolName: string): number {
+  const label = vm.metadata.labels?.[POOL_INDEX_LABEL];
+  if (label !== undefined && /^\d+$/.test(label)) return Number(label);
+  const name = vm.metadata.name ?? '';
+  const m = new RegExp(`^${poolName.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}-(\\d+)$`).exec(name);
+  return m ? Number(m[1]) : Number.NaN;
+}
+
+/** zoneOfVm returns the zone a live VM is pinned to by its required node affinity, if any. */
+export function zoneOfVm(vm: VirtualMachine): string | undefined {
+  const affinity = (vm.spec?.template?.spec as Record<string, unknown> | undefined)?.affinity as Record<string, unknown> | undefined;
+  return splitAffinity(affinity, vm.metadata.labels?.[DRIVER_LABELS.machineSetName] ?? '').zone;
+}
+
+function metadataPatch(diffs: MachineDifference[], desired: DesiredMachine): MetadataPatch {
+  const patch: MetadataPatch = { labels: {}, annotations: {}, templateLabels: {} };
+  for (const d of diffs) {
+    const key = /\["(.*)"\]$/.exec(d.path)?.[1];
+    if (key === undefined) continue;
+    if (d.path.startsWith('metadata.labels')) patch.labels[key] = desired.vm.metadata.labels?.[key] ?? null;
+    else if (d.path.startsWith('metadata.annotations')) patch.annotations[key] = desired.vm.metadata.annotations?.[key] ?? null;
+    else if (d.path.startsWith('spec.template.metadata.labels')) patch.templateLabels[key] = desired.vm.spec?.template?.metadata?.labels?.[key] ?? null;
+  }
+  return patch;
+}
+
+/** Options of planPool. */
+export interface PlanOptions {
+  /** Indexes the pool is recorded to have (outputs of the last run); missing ones are recreated first. */
+  recordedIndexes?: number[];
+}
+
+/** planPool computes the steps converging `observed` to `desired` (rules 1–6 above). */
+export function planPool(desired: DesiredPool, observed: ObservedMachine[], options: PlanOptions = {}): Plan {
+  const steps: PlanStep[] = [];
+  const changes: string[] = [];
+  const replaces: MachineReplacement[] = [];
+  const ns = desired.identity.namespace;
+  const pool = `${ns}/${desired.identity.name}`;
+  const taken = new Set(observed.filter((m) => Number.isInteger(m.index)).map((m) => m.index));
+  const deleting = observed.filter((m) => m.deleting);
+  const members = observed.filter((m) => !m.deleting);
+  const gone: string[] = deleting.map((m) => m.name);
+
+  // Members without a valid index cannot be placed; they go first.
+  const strays = members.filter((m) => !Number.isInteger(m.index));
+  const indexed = members.filter((m) => Number.isInteger(m.index));
+  const zoneOf = new Map(indexed.map((m) => [m.index, zoneOfVm(m.vm)]));
+
+  // Rule 2: scale-down.
+  const excess = Math.max(0, indexed.length - desired.count);
+  const removedIdx = new Set(selectRemovals(indexed.map((m) => ({ index: m.index, zone: zoneOf.get(m.index) })), excess, desired.zones));
+  for (const m of [...strays, ...indexed.filter((x) => removedIdx.has(x.index)).sort((a, b) => b.index - a.index)]) {
+    const reason = Number.isInteger(m.index)
+      ? `scale down ${pool} to ${desired.count}: remove ${m.name}`
+      : `remove ${m.name}: it carries the pool's labels but no pool index`;
+    steps.push({ action: 'delete', name: m.name, index: m.index, claimNames: claimNamesOf(m.vm), reason });
+    changes.push(reason);
+    gone.push(m.name);
+  }
+  const kept = indexed.filter((m) => !removedIdx.has(m.index)).sort((a, b) => a.index - b.index);
+
+  // Rule 3: compare kept members.
+  const assignment = assignZones(kept.map((m) => ({ index: m.index, zone: zoneOf.get(m.index) })), desired.count, desired.zones);
+  const outdated: { member: ObservedMachine; zone: string | undefined }[] = [];
+  const waitFor: string[] = [];
+  for (const m of kept) {
+    const zone = assignment.zoneOf.get(m.index);
+    const want = desired.build(m.index, zone, claimNamesOf(m.vm));
+    const diffs = vmDifferences(m.vm, want.vm);
+    if (diffs.some((d) => !d.inPlace)) {
+      outdated.push({ member: m, zone });
+      replaces.push({ name: m.name, differences: diffs });
+      for (const d of diffs) changes.push(`roll ${m.name}: ${d.input}: ${d.detail}`);
+      continue;
+    }
+    waitFor.push(m.name);
+    if (diffs.length) {
+      const reason = `update ${m.name} in place: ${diffs.map((d) => `${d.input}: ${d.detail}`).join('; ')}`;
+      steps.push({ action: 'patch', name: m.name, patch: metadataPatch(diffs, want), reason });
+      changes.push(reason);
+    }
+    if (!m.secretExists) {
+      const reason = `recreate the cloud-init Secret of ${m.name} (missing)`;
+      steps.push({ action: 'ensureSecret', machine: want, reason });
+      changes.push(reason);
+    }
+  }
+
+  // Rule 4: healing at the recorded indexes that are missing, then scale-up at the lowest free ones.
+  const missing = [...new Set(options.recordedIndexes ?? [])].filter((i) => Number.isInteger(i) && i >= 0 && !taken.has(i)).sort((a, b) => a - b);
+  const nextIndex = (): number => {
+    const recorded = missing.shift();
+    if (recorded !== undefined) {
+      taken.add(recorded);
+      return recorded;
+    }
+    let i = 0;
+    while (taken.has(i)) i++;
+    taken.add(i);
+    return i;
+  };
+  for (const zone of assignment.newZones) {
+    const machine = desired.build(nextIndex(), zone);
+    const reason = `create ${machine.name}${zone ? ` in zone ${zone}` : ''}: ${pool} has ${kept.length} of ${desired.count} VMs`;
+    steps.push({ action: 'create', machine, reason });
+    changes.push(reason);
+    waitFor.push(machine.name);
+  }
+
+  missing.length = 0;
+  // Rule 5: rolling waves.
+  const { maxSurge, maxUnavailable } = desired.rolling;
+  const waveSize = Math.max(1, maxSurge + maxUnavailable);
+  for (let start = 0; start < outdated.length; start += waveSize) {
+    const wave = outdated.slice(start, start + waveSize);
+    const early = wave.slice(0, Math.min(maxUnavailable, wave.length));
+    const late = wave.slice(early.length);
+    for (const { member } of early) {
+      steps.push({ action: 'delete', name: member.name, index: member.index, claimNames: claimNamesOf(member.vm), reason: `roll ${member.name}: remove it before its replacement (maxUnavailable ${maxUnavailable})` });
+    }
+    const created: string[] = [];
+    for (const { member, zone } of wave) {
+      const machine = desired.build(nextIndex(), zone);
+      const why = [...new Set(replaces.find((r) => r.name === member.name)?.differences.filter((d) => !d.inPlace).map((d) => d.input))].join(', ');
+      steps.push({ action: 'create', machine, reason: `roll ${member.name} (${why} changed): create its replacement ${machine.name}` });
+      created.push(machine.name);
+    }
+    steps.push({ action: 'awaitReady', names: created, reason: `roll: wait for ${created.join(', ')} to be ready` });
+    for (const { member } of late) {
+      steps.push({ action: 'delete', name: member.name, index: member.index, claimNames: claimNamesOf(member.vm), reason: `roll ${member.name}: its replacement is ready` });
+    }
+    for (const { member } of wave) gone.push(member.name);
+    waitFor.push(...created);
+  }
+
+  const upToDate = steps.length === 0;
+  // Rule 6.
+  if (waitFor.length) steps.push({ action: 'awaitReady', names: [...new Set(waitFor)].sort(byIndex), reason: `wait for ${pool} to be ready` });
+  if (gone.length) steps.push({ action: 'awaitGone', names: [...new Set(gone)].sort(byIndex), reason: `wait for removed VMs of ${pool} to be gone` });
+  return { upToDate, replaces, changes, steps };
+}
+
+function byIndex(a: string, b: string): number {
+  return a.localeCompare(b, 'en', { numeric: true });
+}

@@ -1,0 +1,110 @@
+/**
+ * Pure input validation for `check`: the zod model plus the rules that span fields, every failure named by
+ * its input path with the observed value and the fix, all reported at once. Values that are Pulumi's
+ * unknown sentinel (preview) are never judged. Secret inputs are never quoted.
+ */
+import type { CheckFailure } from '../../core/types';
+import { inputErrorMap, issuesToFailures } from '../../core/input-errors';
+import { containsUnknown, isUnknown } from '../../core/unknowns';
+import { mentionsZoneKey } from './affinity';
+import { networkDataProblem, userDataProblem } from './cloud-config';
+import { isLabelValue, isReservedKey, labelKeyProblem } from './labels';
+import { SECRET_INPUTS, machinePoolSchema, type MachinePoolInputs } from './model';
+
+type Obj = Record<string, unknown>;
+
+/** Result of validateInputs. */
+export interface Validation {
+  /** Inputs with defaults applied, when valid and fully known. */
+  inputs?: MachinePoolInputs;
+  failures: CheckFailure[];
+  /** True when some input is unknown (preview): cluster checks that need it must be skipped. */
+  hasUnknowns: boolean;
+}
+
+const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+function knownKeys(path: readonly PropertyKey[]): readonly string[] {
+  if (path.length === 0) return Object.keys(machinePoolSchema.shape);
+  const top = String(path[0]);
+  if (top === 'disks') return ['image', 'size', 'bus', 'storageClass'];
+  if (top === 'networks') return ['network', 'model', 'type'];
+  if (top === 'rollingUpdate') return ['maxSurge', 'maxUnavailable'];
+  if (top === 'timeouts') return ['create', 'update', 'delete'];
+  if (top === 'affinity') return ['nodeAffinity', 'podAffinity', 'podAntiAffinity'];
+  return [];
+}
+
+/** crossFieldFailures checks the rules that involve more than one field (on the raw inputs). */
+export function crossFieldFailures(raw: Obj): CheckFailure[] {
+  const out: CheckFailure[] = [];
+  const fail = (property: string, reason: string) => out.push({ property, reason: `${property}: ${reason}` });
+  const disks = raw.disks;
+  if (Array.isArray(disks)) {
+    const first = disks[0];
+    if (isObj(first) && first.image === undefined) {
+      fail('disks[0].image', 'the boot disk needs an image: machine pools boot cloud images configured by cloud-init. Set disks[0].image to a cloud image, e.g. "default/ubuntu-22.04-server-cloudimg".');
+    }
+    disks.forEach((d, i) => {
+      if (isObj(d) && d.image !== undefined && d.storageClass !== undefined && !isUnknown(d.storageClass)) {
+        fail(`disks[${i}].storageClass`, 'is not allowed with an image: an image disk uses the image\'s own storage class (status.storageClassName). Remove storageClass, or remove image for a blank disk.');
+      }
+    });
+  }
+  const rolling = raw.rollingUpdate;
+  if (isObj(rolling) && !containsUnknown(rolling)) {
+    const zero = (v: unknown) => v === 0 || v === '0%';
+    if (zero(rolling.maxSurge) && zero(rolling.maxUnavailable)) {
+      fail('rollingUpdate', 'maxSurge and maxUnavailable are both 0, so no VM could ever be replaced. Set maxSurge to 1 (new VM first) or maxUnavailable to 1 (old VM first).');
+    }
+  }
+  const zones = raw.zones;
+  if (Array.isArray(zones)) {
+    zones.forEach((z, i) => {
+      if (typeof z === 'string' && !isUnknown(z) && zones.indexOf(z) !== i) fail(`zones[${i}]`, `"${z}" is listed twice. List each zone once.`);
+    });
+    if (zones.length > 0 && isObj(raw.affinity) && mentionsZoneKey(raw.affinity)) {
+      fail('affinity', 'constrains topology.kubernetes.io/zone while zones is set. Use zones for zone placement and keep affinity for other rules.');
+    }
+  }
+  for (const field of ['labels', 'annotations'] as const) {
+    const map = raw[field];
+    if (!isObj(map)) continue;
+    for (const [key, value] of Object.entries(map)) {
+      const property = `${field}["${key}"]`;
+      const problem = labelKeyProblem(key);
+      if (problem) fail(property, `key is invalid: ${problem}.`);
+      else if (isReservedKey(key)) fail(property, 'uses a key reserved for Harvester, KubeVirt, the node driver or this provider. Choose a key under your own prefix, e.g. "example.com/team".');
+      if (field === 'labels' && typeof value === 'string' && !isUnknown(value) && !isLabelValue(value)) {
+        fail(property, `value ${JSON.stringify(value.slice(0, 70))} is not a valid label value (at most 63 characters of letters, digits, "-", "_", ".", starting and ending with a letter or digit).`);
+      }
+    }
+  }
+  const guestAgent = raw.guestAgent ?? 'install';
+  if ((typeof raw.userData === 'string' || raw.userData === undefined) && !isUnknown(raw.userData) && !isUnknown(guestAgent) && !containsUnknown(raw.sshKeys)
+    && (guestAgent === 'install' || guestAgent === 'none')) {
+    const withKeys = Array.isArray(raw.sshKeys) && raw.sshKeys.length > 0;
+    const problem = userDataProblem(raw.userData as string | undefined, guestAgent, withKeys);
+    if (problem) out.push({ property: 'userData', reason: problem });
+  }
+  if (typeof raw.networkData === 'string' && !isUnknown(raw.networkData)) {
+    const problem = networkDataProblem(raw.networkData);
+    if (problem) out.push({ property: 'networkData', reason: problem });
+  }
+  return out;
+}
+
+/**
+ * validateInputs checks raw inputs (as Pulumi passes them to `check`; keys starting with "__" such as
+ * `__provider` are ignored) and returns every failure at once.
+ */
+export function validateInputs(raw: Record<string, unknown>): Validation {
+  const user: Obj = Object.fromEntries(Object.entries(raw ?? {}).filter(([k]) => !k.startsWith('__')));
+  const hasUnknowns = containsUnknown(user);
+  const parsed = machinePoolSchema.safeParse(user, { error: inputErrorMap });
+  const failures = parsed.success ? [] : issuesToFailures(parsed.error.issues, user, { secretInputs: SECRET_INPUTS, knownKeys });
+  const seen = new Set(failures.map((f) => f.property));
+  for (const f of crossFieldFailures(user)) if (!seen.has(f.property)) failures.push(f);
+  const inputs = parsed.success && failures.length === 0 && !hasUnknowns ? parsed.data : undefined;
+  return { inputs, failures, hasUnknowns };
+}

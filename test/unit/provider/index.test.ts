@@ -1,0 +1,23 @@
+import assert from 'node:assert/strict';
+import { machinePool } from '../../../provider';
+
+describe('harvester-iac/provider', () => {
+  it('exports machinePool in the shape of a Pulumi dynamic ResourceProvider', () => {
+    for (const handler of ['check', 'diff', 'create', 'read', 'update', 'delete'] as const) {
+      assert.equal(typeof machinePool[handler], 'function', handler);
+    }
+  });
+
+  it('answers check without a cluster when the kubeconfig is unknown (preview)', async () => {
+    const r = await machinePool.check({}, {
+      __provider: 'serialized',
+      kubeconfig: '04da6b54-80e4-46f7-96ec-b56ff0331ba9',
+      name: 'pool-a',
+      disks: [{ image: 'img', size: '10Gi' }],
+      networks: [{ network: 'vm-net' }],
+      count: 0,
+      cpu: 0,
+    });
+    assert.deepEqual(r.failures?.map((f) => f.property), ['cpu']);
+  });
+});

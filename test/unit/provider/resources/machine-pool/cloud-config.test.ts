@@ -1,0 +1,92 @@
+import assert from 'node:assert/strict';
+import { parse } from 'yaml';
+import {
+  CloudConfigError, classifyUserData, guestAgentIn, networkDataProblem, renderUserData,
+} from '../../../../../provider/resources/machine-pool/cloud-config';
+
+describe('machine-pool cloud-config', () => {
+  it('writes a cloud-config installing and starting qemu-guest-agent when there is no user data', () => {
+    const out = renderUserData({ guestAgent: 'install' });
+    assert.match(out, /^#cloud-config\n/);
+    const doc = parse(out);
+    assert.deepEqual(doc.packages, ['qemu-guest-agent']);
+    assert.deepEqual(doc.runcmd, [['systemctl', 'enable', '--now', 'qemu-guest-agent.service']]);
+    assert.equal(guestAgentIn(out), 'yes');
+  });
+
+  it('merges into the parsed YAML, keeping the user\'s entries, order and comments', () => {
+    const user = '#cloud-config\n# keep me\npackages:\n  - htop\nruncmd:\n  - echo first\nwrite_files:\n  - path: /etc/x\n    content: y\n';
+    const out = renderUserData({ guestAgent: 'install', userData: user, sshPublicKeys: ['ssh-ed25519 AAAA k1'] });
+    const doc = parse(out);
+    assert.deepEqual(doc.packages, ['htop', 'qemu-guest-agent']);
+    assert.deepEqual(doc.runcmd, ['echo first', ['systemctl', 'enable', '--now', 'qemu-guest-agent.service']]);
+    assert.deepEqual(doc.write_files, [{ path: '/etc/x', content: 'y' }]);
+    assert.deepEqual(doc.ssh_authorized_keys, ['ssh-ed25519 AAAA k1']);
+    assert.match(out, /# keep me/);
+  });
+
+  it('adds nothing when the user data already installs and starts the agent (string or list form)', () => {
+    for (const runcmd of ['  - systemctl enable --now qemu-guest-agent', '  - [sudo, systemctl, start, qemu-guest-agent.service]', '  - apt-get update && systemctl restart qemu-guest-agent']) {
+      const user = `#cloud-config\npackages:\n  - [qemu-guest-agent, "1:8.2"]\nruncmd:\n${runcmd}\n`;
+      const doc = parse(renderUserData({ guestAgent: 'install', userData: user }));
+      assert.equal(doc.packages.length, 1, runcmd);
+      assert.equal(doc.runcmd.length, 1, runcmd);
+    }
+  });
+
+  it('is idempotent: rendering its own output changes nothing', () => {
+    const once = renderUserData({ guestAgent: 'install', userData: '#cloud-config\nhostname: x\n', sshPublicKeys: ['ssh-rsa AAAA k'] });
+    assert.equal(renderUserData({ guestAgent: 'install', userData: once, sshPublicKeys: ['ssh-rsa AAAA k'] }), once);
+  });
+
+  it('keeps a jinja template header', () => {
+    const out = renderUserData({ guestAgent: 'install', userData: '## template: jinja\n#cloud-config\nhostname: a\n' });
+    assert.match(out, /^## template: jinja\n#cloud-config\n/);
+  });
+
+  it('refuses non-cloud-config user data with an explanation, never quoting it', () => {
+    const secret = '#!/bin/bash\necho hunter2 > /root/pw\n';
+    assert.throws(() => renderUserData({ guestAgent: 'install', userData: secret }), (e: unknown) => {
+      assert.ok(e instanceof CloudConfigError);
+      assert.equal(e.code, 'UserDataNotCloudConfig');
+      assert.match(e.message, /shell script/);
+      assert.match(e.message, /qemu-guest-agent/);
+      assert.match(e.message, /guestAgent: "none"/);
+      assert.ok(!e.message.includes('hunter2'));
+      return true;
+    });
+  });
+
+  it('passes non-cloud-config user data through untouched when nothing needs merging', () => {
+    const script = '#!/bin/sh\necho hi\n';
+    assert.equal(renderUserData({ guestAgent: 'none', userData: script }), script);
+  });
+
+  it('reports invalid YAML by position only', () => {
+    assert.throws(() => renderUserData({ guestAgent: 'install', userData: '#cloud-config\npassword: [s3cret\n  x: y' }), (e: unknown) => {
+      assert.ok(e instanceof CloudConfigError);
+      assert.equal(e.code, 'UserDataInvalidYaml');
+      assert.match(e.message, /line \d+/);
+      assert.ok(!e.message.includes('s3cret'));
+      return true;
+    });
+  });
+
+  it('refuses a packages entry that is not a list', () => {
+    assert.throws(() => renderUserData({ guestAgent: 'install', userData: '#cloud-config\npackages: htop\n' }), /"packages" must be a list/);
+  });
+
+  it('classifies user data by its first line', () => {
+    assert.equal(classifyUserData(undefined), 'empty');
+    assert.equal(classifyUserData('Content-Type: multipart/mixed; boundary=x\n'), 'mime-multipart');
+    assert.equal(classifyUserData('#include\nhttp://x\n'), 'include');
+    assert.equal(classifyUserData('hostname: x\n'), 'unknown');
+  });
+
+  it('checks network data is a versioned mapping', () => {
+    assert.equal(networkDataProblem('version: 2\nethernets:\n  eth0:\n    dhcp4: true\n'), undefined);
+    assert.equal(networkDataProblem('network:\n  version: 1\n  config: []\n'), undefined);
+    assert.match(networkDataProblem('ethernets: {}\n')!, /version: 1" or "version: 2/);
+    assert.match(networkDataProblem('- a\n')!, /mapping/);
+  });
+});

@@ -1,0 +1,137 @@
+import assert from 'node:assert/strict';
+import { desiredVirtualMachines } from '../../../../../provider/resources/machine-pool/desired';
+import { planPool, type PlanStep } from '../../../../../provider/resources/machine-pool/plan';
+import type { MachinePoolArgs } from '../../../../../provider/resources/machine-pool/model';
+import { asHarvesterServes, context, inputs, observed } from './fixtures';
+
+const ZONES = ['us-east-1a', 'us-east-1b', 'us-east-1c'];
+
+/** A live pool as `args` would have created it. */
+function livePool(args: Partial<MachinePoolArgs>) {
+  return desiredVirtualMachines(inputs(args), context()).machines.map((m) => asHarvesterServes(m.vm));
+}
+
+function summary(steps: PlanStep[]): string[] {
+  return steps.map((s) => {
+    switch (s.action) {
+      case 'create': return `create ${s.machine.name}${s.machine.zone ? `@${s.machine.zone}` : ''}`;
+      case 'delete': return `delete ${s.name}`;
+      case 'patch': return `patch ${s.name}`;
+      case 'ensureSecret': return `secret ${s.machine.name}`;
+      case 'awaitReady': return `ready ${s.names.join(',')}`;
+      case 'awaitGone': return `gone ${s.names.join(',')}`;
+    }
+  });
+}
+
+describe('machine-pool planPool', () => {
+  it('creates a new pool in parallel, then waits for every VM', () => {
+    const plan = planPool(desiredVirtualMachines(inputs({ zones: ZONES }), context()), []);
+    assert.equal(plan.upToDate, false);
+    assert.deepEqual(summary(plan.steps), ['create pool-a-0@us-east-1a', 'create pool-a-1@us-east-1b', 'create pool-a-2@us-east-1c', 'ready pool-a-0,pool-a-1,pool-a-2']);
+  });
+
+  it('is up to date when the live pool matches, whatever Harvester added', () => {
+    const plan = planPool(desiredVirtualMachines(inputs({ zones: ZONES }), context()), observed(livePool({ zones: ZONES })));
+    assert.equal(plan.upToDate, true);
+    assert.deepEqual(plan.changes, []);
+    assert.deepEqual(summary(plan.steps), ['ready pool-a-0,pool-a-1,pool-a-2']);
+  });
+
+  it('scales 3 → 5 over zones, keeping the spread even', () => {
+    const plan = planPool(desiredVirtualMachines(inputs({ count: 5, zones: ZONES }), context()), observed(livePool({ zones: ZONES })));
+    assert.deepEqual(summary(plan.steps).slice(0, 2), ['create pool-a-3@us-east-1a', 'create pool-a-4@us-east-1b']);
+  });
+
+  it('scales 5 → 2 removing the highest indexes first, and waits until they are gone', () => {
+    const plan = planPool(desiredVirtualMachines(inputs({ count: 2, zones: ZONES }), context()), observed(livePool({ count: 5, zones: ZONES })));
+    assert.deepEqual(summary(plan.steps), ['delete pool-a-4', 'delete pool-a-3', 'delete pool-a-2', 'ready pool-a-0,pool-a-1', 'gone pool-a-2,pool-a-3,pool-a-4']);
+    const del = plan.steps[0];
+    assert.ok(del.action === 'delete' && del.claimNames[0] === 'pool-a-4-disk-0-x7k2q', 'delete carries the claims to remove with the VM');
+  });
+
+  it('heals a VM lost out of band by recreating its index in its zone', () => {
+    const live = livePool({ zones: ZONES }).filter((vm) => vm.metadata.name !== 'pool-a-1');
+    const plan = planPool(desiredVirtualMachines(inputs({ zones: ZONES }), context()), observed(live));
+    assert.deepEqual(summary(plan.steps), ['create pool-a-1@us-east-1b', 'ready pool-a-0,pool-a-1,pool-a-2']);
+  });
+
+  it('rolls a spec change with surge 1: each new VM ready before an old one goes, same zone, fresh index', () => {
+    const desired = desiredVirtualMachines(inputs({ zones: ZONES, disks: [{ image: 'opensuse-leap-15.6', size: '40Gi' }] }), context());
+    const plan = planPool(desired, observed(livePool({ zones: ZONES })));
+    assert.deepEqual(summary(plan.steps), [
+      'create pool-a-3@us-east-1a', 'ready pool-a-3', 'delete pool-a-0',
+      'create pool-a-4@us-east-1b', 'ready pool-a-4', 'delete pool-a-1',
+      'create pool-a-5@us-east-1c', 'ready pool-a-5', 'delete pool-a-2',
+      'ready pool-a-3,pool-a-4,pool-a-5', 'gone pool-a-0,pool-a-1,pool-a-2',
+    ]);
+    assert.deepEqual(plan.replaces.map((r) => r.name), ['pool-a-0', 'pool-a-1', 'pool-a-2']);
+    assert.ok(plan.replaces[0].differences.some((d) => d.input === 'disks'));
+  });
+
+  it('rolls with maxUnavailable 1 and no surge: old VM first', () => {
+    const desired = desiredVirtualMachines(inputs({ count: 2, cpu: 4, rollingUpdate: { maxSurge: 0, maxUnavailable: 1 } }), context());
+    const plan = planPool(desired, observed(livePool({ count: 2 })));
+    assert.deepEqual(summary(plan.steps), [
+      'delete pool-a-0', 'create pool-a-2', 'ready pool-a-2',
+      'delete pool-a-1', 'create pool-a-3', 'ready pool-a-3',
+      'ready pool-a-2,pool-a-3', 'gone pool-a-0,pool-a-1',
+    ]);
+  });
+
+  it('rolls in waves of surge + unavailable', () => {
+    const desired = desiredVirtualMachines(inputs({ count: 4, cpu: 4, rollingUpdate: { maxSurge: 2, maxUnavailable: 1 } }), context());
+    const plan = planPool(desired, observed(livePool({ count: 4 })));
+    assert.deepEqual(summary(plan.steps).slice(0, 7), [
+      'delete pool-a-0', 'create pool-a-4', 'create pool-a-5', 'create pool-a-6', 'ready pool-a-4,pool-a-5,pool-a-6', 'delete pool-a-1', 'delete pool-a-2',
+    ]);
+  });
+
+  it('patches label changes in place instead of rolling', () => {
+    const plan = planPool(desiredVirtualMachines(inputs({ count: 1, labels: { team: 'b' } }), context()), observed(livePool({ count: 1, labels: { team: 'a' } })));
+    assert.deepEqual(summary(plan.steps), ['patch pool-a-0', 'ready pool-a-0']);
+    const patch = plan.steps[0];
+    assert.ok(patch.action === 'patch');
+    assert.deepEqual(patch.patch.labels, { team: 'b' });
+    assert.deepEqual(patch.patch.templateLabels, { team: 'b' });
+  });
+
+  it('removes a label the inputs dropped (patch with null)', () => {
+    const plan = planPool(desiredVirtualMachines(inputs({ count: 1 }), context()), observed(livePool({ count: 1, labels: { team: 'a' } })));
+    const patch = plan.steps[0];
+    assert.ok(patch.action === 'patch');
+    assert.deepEqual(patch.patch.labels, { team: null });
+  });
+
+  it('recreates a missing cloud-init Secret left by a partial create', () => {
+    const plan = planPool(desiredVirtualMachines(inputs({ count: 1 }), context()), observed(livePool({ count: 1 }), { secretExists: false }));
+    assert.deepEqual(summary(plan.steps), ['secret pool-a-0', 'ready pool-a-0']);
+  });
+
+  it('does not reuse the index of a VM still terminating, and waits for it', () => {
+    const live = observed(livePool({ count: 2 }));
+    live[1].deleting = true;
+    const plan = planPool(desiredVirtualMachines(inputs({ count: 2 }), context()), live);
+    assert.deepEqual(summary(plan.steps), ['create pool-a-2', 'ready pool-a-0,pool-a-2', 'gone pool-a-1']);
+  });
+
+  it('moves VMs out of a zone dropped from the list, and keeps the others', () => {
+    const desired = desiredVirtualMachines(inputs({ zones: ['us-east-1a', 'us-east-1b'] }), context());
+    const plan = planPool(desired, observed(livePool({ zones: ZONES })));
+    assert.deepEqual(plan.replaces.map((r) => r.name), ['pool-a-2']);
+    assert.ok(summary(plan.steps).includes('create pool-a-3@us-east-1a'));
+  });
+
+  it('scales to zero', () => {
+    const plan = planPool(desiredVirtualMachines(inputs({ count: 0 }), context()), observed(livePool({ count: 2 })));
+    assert.deepEqual(summary(plan.steps), ['delete pool-a-1', 'delete pool-a-0', 'gone pool-a-0,pool-a-1']);
+  });
+});
+
+describe('machine-pool planPool healing with a recorded pool', () => {
+  it('recreates a lost VM at its recorded index, not at the lowest free one', () => {
+    const live = livePool({ count: 4 }).filter((vm) => ['pool-a-2', 'pool-a-3'].includes(vm.metadata.name!));
+    const plan = planPool(desiredVirtualMachines(inputs({ count: 3 }), context()), observed(live), { recordedIndexes: [1, 2, 3] });
+    assert.deepEqual(summary(plan.steps), ['create pool-a-1', 'ready pool-a-1,pool-a-2,pool-a-3']);
+  });
+});

@@ -1,0 +1,51 @@
+import assert from 'node:assert/strict';
+import type { VirtualMachineInstance } from '../../../../../provider/client/objects';
+import { readyTimeout } from '../../../../../provider/resources/machine-pool/errors';
+import { firstIPv4, poolReadiness, readinessOf } from '../../../../../provider/resources/machine-pool/ready';
+
+function vmi(name: string, status: VirtualMachineInstance['status']): VirtualMachineInstance {
+  return { apiVersion: 'kubevirt.io/v1', kind: 'VirtualMachineInstance', metadata: { name, namespace: 'default' }, status };
+}
+
+describe('machine-pool readiness', () => {
+  const cases: Record<string, { given: VirtualMachineInstance | undefined; ready: boolean; want: RegExp }> = {
+    'no VMI yet': { given: undefined, ready: false, want: /KubeVirt to start/ },
+    'unschedulable': { given: vmi('a', { phase: 'Scheduling', conditions: [{ type: 'PodScheduled', status: 'False', message: 'no host in zone mars-1a' }] }), ready: false, want: /scheduled on a host \(no host in zone mars-1a\)/ },
+    'booting': { given: vmi('a', { phase: 'Scheduled' }), ready: false, want: /phase Scheduled/ },
+    'running without agent': { given: vmi('a', { phase: 'Running', interfaces: [{ name: 'nic-0', mac: '3a:06' }] }), ready: false, want: /qemu-guest-agent/ },
+    'running with IPv6 only': { given: vmi('a', { phase: 'Running', interfaces: [{ name: 'nic-0', ipAddress: 'fe80::1', ipAddresses: ['fe80::1'] }] }), ready: false, want: /IPv4/ },
+    'failed, restarted by KubeVirt': { given: vmi('a', { phase: 'Failed' }), ready: false, want: /RerunOnFailure/ },
+    'ready': { given: vmi('a', { phase: 'Running', interfaces: [{ name: 'nic-0', ipAddress: '172.16.100.20/24' }] }), ready: true, want: /ready/ },
+  };
+  for (const [name, c] of Object.entries(cases)) {
+    it(`judges a VM ${name}`, () => {
+      const r = readinessOf(c.given);
+      assert.equal(r.ready, c.ready);
+      assert.match(r.waitingFor, c.want);
+    });
+  }
+
+  it('takes the first IPv4 of the first interface, without prefix length', () => {
+    assert.equal(firstIPv4(vmi('a', { interfaces: [{ ipAddress: 'fe80::1', ipAddresses: ['fe80::1', '10.0.0.5/24'] }] })), '10.0.0.5');
+    assert.equal(firstIPv4(vmi('a', { interfaces: [{ ipAddress: '999.1.1.1' }] })), undefined);
+  });
+
+  it('summarises a pool with the first pending VM as the progress line', () => {
+    const r = poolReadiness(['p-0', 'p-1', 'p-2'], [vmi('p-0', { phase: 'Running', interfaces: [{ ipAddress: '10.0.0.1' }] }), vmi('p-1', { phase: 'Running' })]);
+    assert.equal(r.done, false);
+    assert.equal(r.description, '1/3 VMs ready; p-1: Running, waiting for an IPv4 address from qemu-guest-agent (and 1 more)');
+    assert.equal(r.pending.length, 2);
+  });
+
+  it('explains a timeout of VMs running without an address by qemu-guest-agent, with the fix for each setting', () => {
+    const m = [{ name: 'default/p-0', phase: 'Running', host: 'harvester-node-0', waitingFor: 'Running, waiting for an IPv4 address from qemu-guest-agent', runningWithoutIp: true }];
+    const off = readyTimeout('default/p', '10m', 'create', m, 'none', 'no');
+    assert.equal(off.code, 'WaitTimeout');
+    assert.match(off.message, /guestAgent is "none"/);
+    assert.match(off.message, /timeouts\.create/);
+    const on = readyTimeout('default/p', '10m', 'create', m, 'install', 'yes');
+    assert.match(on.message, /only from qemu-guest-agent.*package mirror/s);
+    const pending = readyTimeout('default/p', '10m', 'update', [{ ...m[0], phase: 'Scheduling', runningWithoutIp: false, waitingFor: 'waiting to be scheduled on a host' }], 'install', 'yes');
+    assert.doesNotMatch(pending.message, /qemu-guest-agent/);
+  });
+});

@@ -1,0 +1,78 @@
+import assert from 'node:assert/strict';
+import { UNKNOWN } from '../../../../../provider/core/unknowns';
+import { validateInputs } from '../../../../../provider/resources/machine-pool/validate';
+
+const valid = {
+  name: 'pool-a',
+  disks: [{ image: 'default/ubuntu-22.04-server-cloudimg', size: '40Gi' }],
+  networks: [{ network: 'default/vm-net' }],
+};
+
+function reasons(raw: Record<string, unknown>): Record<string, string> {
+  return Object.fromEntries(validateInputs(raw).failures.map((f) => [f.property, f.reason]));
+}
+
+describe('machine-pool validateInputs', () => {
+  it('fills the driver\'s defaults', () => {
+    const { inputs, failures } = validateInputs({ ...valid, __provider: 'serialized' });
+    assert.deepEqual(failures, []);
+    assert.equal(inputs?.namespace, 'default');
+    assert.equal(inputs?.cpu, 2);
+    assert.equal(inputs?.memory, '4Gi');
+    assert.equal(inputs?.count, 1);
+    assert.equal(inputs?.disks[0].bus, 'virtio');
+    assert.equal(inputs?.networks[0].type, 'bridge');
+    assert.equal(inputs?.guestAgent, 'install');
+    assert.equal(inputs?.volumeDeletion, 'delete');
+    assert.deepEqual(inputs?.rollingUpdate, { maxSurge: 1, maxUnavailable: 0 });
+  });
+
+  const cases: Record<string, { reason: string; given: Record<string, unknown>; property: string; want: RegExp }> = {
+    negativeCount: { reason: 'count must be ≥ 0', given: { count: -1 }, property: 'count', want: /at least 0 \(got -1\)/ },
+    fractionalCpu: { reason: 'cpu is whole cores', given: { cpu: 1.5 }, property: 'cpu', want: /whole number/ },
+    badMemory: { reason: 'memory is a quantity', given: { memory: '4 GB' }, property: 'memory', want: /"4Gi"/ },
+    noDisks: { reason: 'a boot disk is needed', given: { disks: [] }, property: 'disks', want: /boot disk/ },
+    bootWithoutImage: { reason: 'disks[0] must be an image', given: { disks: [{ size: '10Gi' }] }, property: 'disks[0].image', want: /cloud image/ },
+    imageAndClass: { reason: 'image disks take the image\'s class', given: { disks: [{ image: 'img', size: '10Gi', storageClass: 'fast' }] }, property: 'disks[0].storageClass', want: /status\.storageClassName/ },
+    badBus: { reason: 'bus is an enum', given: { disks: [{ image: 'img', size: '10Gi', bus: 'ide' }] }, property: 'disks[0].bus', want: /"virtio", "scsi", "sata" \(got "ide"\)/ },
+    badName: { reason: 'name is a DNS label', given: { name: 'Pool_A' }, property: 'name', want: /DNS label/ },
+    longName: { reason: 'VM names must stay hostnames', given: { name: 'a'.repeat(58) }, property: 'name', want: /at most 57/ },
+    typo: { reason: 'unknown properties get a hint', given: { memroy: '8Gi' }, property: 'memroy', want: /did you mean "memory"/ },
+    zeroRolling: { reason: 'a roll needs surge or unavailability', given: { rollingUpdate: { maxSurge: 0, maxUnavailable: 0 } }, property: 'rollingUpdate', want: /both 0/ },
+    duplicateZone: { reason: 'zones once each', given: { zones: ['us-east-1a', 'us-east-1a'] }, property: 'zones[1]', want: /twice/ },
+    reservedLabel: { reason: 'system label keys are ours', given: { labels: { 'harvesterhci.io/creator': 'me' } }, property: 'labels["harvesterhci.io/creator"]', want: /reserved/ },
+    badLabelValue: { reason: 'label values are validated', given: { labels: { team: 'a b' } }, property: 'labels["team"]', want: /not a valid label value/ },
+    scriptUserData: { reason: 'agent merge needs cloud-config', given: { userData: '#!/bin/bash\necho pw=hunter2' }, property: 'userData', want: /shell script.*qemu-guest-agent/s },
+    badTimeout: { reason: 'timeouts are durations', given: { timeouts: { create: 'ten minutes' } }, property: 'timeouts.create', want: /"10m"/ },
+    zoneInAffinity: { reason: 'zones and a zone affinity conflict', given: { zones: ['us-east-1a'], affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'topology.kubernetes.io/zone', operator: 'In', values: ['x'] }] }] } } } }, property: 'affinity', want: /zones/ },
+  };
+  for (const [name, c] of Object.entries(cases)) {
+    it(`rejects ${name}: ${c.reason}`, () => {
+      const r = reasons({ ...valid, ...c.given });
+      assert.ok(r[c.property], `no failure on ${c.property}; got ${JSON.stringify(r)}`);
+      assert.match(r[c.property], c.want);
+      assert.ok(r[c.property].startsWith(c.property), 'the reason names its property');
+    });
+  }
+
+  it('reports every problem at once', () => {
+    const r = reasons({ ...valid, count: -1, cpu: 0, memory: 'x' });
+    assert.deepEqual(Object.keys(r).sort(), ['count', 'cpu', 'memory']);
+  });
+
+  it('never quotes secret inputs', () => {
+    const { failures } = validateInputs({ ...valid, userData: 12345, kubeconfig: '' , networkData: 'version: 3\npassword: hunter2' });
+    const text = JSON.stringify(failures);
+    assert.ok(failures.some((f) => f.property === 'userData'));
+    assert.ok(failures.some((f) => f.property === 'networkData'));
+    assert.ok(!text.includes('12345') && !text.includes('hunter2'));
+  });
+
+  it('tolerates Pulumi\'s unknown sentinel during preview, still judging known values', () => {
+    const v = validateInputs({ ...valid, count: UNKNOWN, userData: UNKNOWN, zones: [UNKNOWN], disks: [{ image: UNKNOWN, size: '40Gi' }], cpu: 0 });
+    assert.deepEqual(v.failures.map((f) => f.property), ['cpu']);
+    assert.equal(v.hasUnknowns, true);
+    assert.equal(v.inputs, undefined);
+    assert.deepEqual(validateInputs({ ...valid, networks: UNKNOWN }).failures, []);
+  });
+});
