@@ -39,13 +39,13 @@ export function diffInputs(olds: Partial<MachinePoolOutputs>, news: Record<strin
       text = `${key} changed (value not shown: it is secret)`;
     } else {
       changed = !sameInput(key, (olds as Record<string, unknown>)[key], next, ns);
-      text = (SECRET_INPUTS as readonly string[]).includes(key)
+      text = SECRET_INPUTS.includes(key)
         ? `${key} changed (value not shown: it is secret)`
         : `${key}: ${describeValue((olds as Record<string, unknown>)[key])} → ${describeValue(next)}`;
     }
     if (!changed) continue;
     reasons.push(text);
-    if ((REPLACE_INPUTS as readonly string[]).includes(key)) replaces.push(key);
+    if (REPLACE_INPUTS.includes(key)) replaces.push(key);
   }
   const machines = olds.machines ?? [];
   const notReady = machines.filter((m) => !m.ready).map((m) => m.name);

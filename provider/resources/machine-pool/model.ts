@@ -155,9 +155,14 @@ export type NetworkInputs = z.output<typeof networkSchema>;
 /** Raw affinity input. */
 export type AffinityInputs = z.output<typeof affinitySchema>;
 
+/** Top-level inputs whose schema carries `.meta({ [flag]: true })`, read from the schema itself (one source of truth). */
+function inputsFlagged(flag: 'secret' | 'replaceOnChanges'): readonly string[] {
+  return Object.entries(machinePoolSchema.shape)
+    .filter(([, field]) => (field.meta() as Record<string, unknown> | undefined)?.[flag] === true)
+    .map(([key]) => key);
+}
+
 /** Inputs that are secret: never quoted in errors, logs or diff details; outputs keep only a hash. */
-export const SECRET_INPUTS = ['kubeconfig', 'userData', 'networkData'] as const;
+export const SECRET_INPUTS = inputsFlagged('secret');
 /** Inputs whose change replaces the whole pool. */
-export const REPLACE_INPUTS = ['name', 'namespace'] as const;
-/** Inputs that only configure the provider itself and never touch VMs. */
-export const PROVIDER_ONLY_INPUTS = ['kubeconfig', 'context', 'timeouts', 'volumeDeletion', 'rollingUpdate'] as const;
+export const REPLACE_INPUTS = inputsFlagged('replaceOnChanges');

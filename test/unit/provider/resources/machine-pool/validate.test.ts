@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { UNKNOWN } from '../../../../../provider/core/unknowns';
 import { validateInputs } from '../../../../../provider/resources/machine-pool/validate';
+import { REPLACE_INPUTS, SECRET_INPUTS } from '../../../../../provider/resources/machine-pool/model';
 
 const valid = {
   name: 'pool-a',
@@ -74,5 +75,12 @@ describe('machine-pool validateInputs', () => {
     assert.equal(v.hasUnknowns, true);
     assert.equal(v.inputs, undefined);
     assert.deepEqual(validateInputs({ ...valid, networks: UNKNOWN }).failures, []);
+  });
+});
+
+describe('machine-pool model flags', () => {
+  it('derives secret and replace-on-change inputs from the schema metadata', () => {
+    assert.deepEqual([...SECRET_INPUTS].sort(), ['kubeconfig', 'networkData', 'userData']);
+    assert.deepEqual([...REPLACE_INPUTS].sort(), ['name', 'namespace']);
   });
 });
