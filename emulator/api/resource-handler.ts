@@ -1,0 +1,267 @@
+/**
+ * Resource requests: list/watch/get/create/update/patch/delete/deletecollection on a resolved kind, turned
+ * into Store calls (research kube-api-emulator.md §3–§5). The store owns the object semantics; this layer
+ * owns HTTP: body decoding, option parsing, URL/body consistency, content negotiation (JSON or Table), status
+ * codes (POST 201, apply-create 201) and Warning headers.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { parse as parseYaml } from 'yaml';
+import { StatusError, badRequest, notFound, unsupportedMediaType } from './errors';
+import type { KindInfo, KubeObject, ListResult, PatchType, Store, WatchOptions, WriteOptions } from './types';
+import { apiVersionOf } from './types';
+import { parseJsonBody, readBody, sendJson, warningHeaderValues } from './http-io';
+import { intParam, parseDeleteOptions, parseWriteOptions } from './request-options';
+import type { ResourceRoute } from './router';
+import { assertTargetMatches } from './store-checks';
+import { decodeProtobufObject, PROTOBUF_MEDIA_TYPE } from './protobuf';
+import { buildTable, negotiateTable, parseIncludeObject, tableContentType } from './table';
+import { serveWatch, WatchStream } from './watch-stream';
+import type { FaultDecision } from '../faults/rules';
+import { faultConflict } from '../faults/responses';
+
+/** One resource request after routing, authentication and fault evaluation. */
+export interface ResourceRequest {
+  req: IncomingMessage;
+  res: ServerResponse;
+  query: URLSearchParams;
+  route: ResourceRoute;
+  kind: KindInfo;
+  verb: string;
+  user: string;
+  decision: FaultDecision;
+}
+
+/** What the handler needs from the server. */
+export interface ResourceHandlerDeps {
+  store: Store;
+  now: () => Date;
+  bookmarkIntervalMs?: number;
+  /** Registers a running watch so server shutdown can end it. */
+  trackWatch(stream: WatchStream): () => void;
+}
+
+const PATCH_TYPES: Record<string, PatchType> = {
+  'application/json-patch+json': 'json',
+  'application/merge-patch+json': 'merge',
+  'application/strategic-merge-patch+json': 'strategic',
+  'application/apply-patch+yaml': 'apply',
+};
+
+/** Body media types the emulator decodes for create and update. */
+const BODY_TYPES = ['application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf'];
+
+/** Media types a kind accepts for PATCH, in the order the apiserver lists them in a 415. */
+export function acceptedPatchTypes(kind: KindInfo): string[] {
+  return kind.builtIn
+    ? ['application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json', 'application/apply-patch+yaml']
+    : ['application/json-patch+json', 'application/merge-patch+json', 'application/apply-patch+yaml'];
+}
+
+function listBody(kind: KindInfo, result: ListResult): Record<string, unknown> {
+  return { apiVersion: apiVersionOf(kind), kind: kind.listKind, metadata: listMeta(result), items: result.items };
+}
+
+function listMeta(result: ListResult): Record<string, unknown> {
+  const meta: Record<string, unknown> = { resourceVersion: result.resourceVersion };
+  if (result.continue) meta.continue = result.continue;
+  if (result.remainingItemCount !== undefined) meta.remainingItemCount = result.remainingItemCount;
+  return meta;
+}
+
+function warningHeaders(options: WriteOptions): Record<string, string[]> {
+  return options.warnings && options.warnings.length > 0 ? { Warning: warningHeaderValues(options.warnings) } : {};
+}
+
+/**
+ * Decode a create/update body. Over HTTP `kind` and `apiVersion` are required (the store, which internal
+ * callers use too, fills them in when absent and rejects mismatches).
+ */
+function decodeObject(body: Buffer, contentType: string | undefined, kind: KindInfo): KubeObject {
+  const media = (contentType ?? 'application/json').split(';')[0].trim().toLowerCase();
+  if (media !== 'application/json' && media !== 'application/yaml' && media !== PROTOBUF_MEDIA_TYPE && media !== '') {
+    throw unsupportedMediaType(BODY_TYPES);
+  }
+  if (body.length === 0) throw badRequest('the body of the request was empty; send the object as JSON');
+  let value: unknown;
+  if (media === PROTOBUF_MEDIA_TYPE) {
+    value = decodeProtobufObject(body);
+  } else if (media === 'application/yaml') {
+    try {
+      value = parseYaml(body.toString('utf8'));
+    } catch (err) {
+      throw badRequest(`couldn't get version/kind; yaml parse error: ${(err as Error).message}`);
+    }
+  } else {
+    value = parseJsonBody(body, "couldn't get version/kind; json parse error");
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw badRequest(`the body of the request must be a JSON object (got ${Array.isArray(value) ? 'an array' : typeof value})`);
+  }
+  const obj = value as Record<string, unknown>;
+  // Built-in kinds decode into typed objects whose kind defaults from the URL; CRDs decode as unstructured,
+  // which needs both fields.
+  if (!kind.builtIn) {
+    if (typeof obj.kind !== 'string' || obj.kind === '') throw badRequest(`Object 'Kind' is missing in '${body.toString('utf8').slice(0, 200)}'`);
+    if (typeof obj.apiVersion !== 'string' || obj.apiVersion === '') throw badRequest(`Object 'apiVersion' is missing in '${body.toString('utf8').slice(0, 200)}'`);
+  }
+  if (obj.metadata === undefined || obj.metadata === null) obj.metadata = {};
+  if (typeof obj.metadata !== 'object' || Array.isArray(obj.metadata)) throw badRequest('metadata must be a JSON object');
+  return obj as KubeObject;
+}
+
+/** Decode a PATCH body by patch type; 400 for undecodable bodies. */
+function decodePatch(body: Buffer, type: PatchType): unknown {
+  const text = body.toString('utf8');
+  if (type === 'apply') {
+    let value: unknown;
+    try {
+      value = parseYaml(text);
+    } catch (err) {
+      throw badRequest(`error decoding YAML: ${(err as Error).message}`);
+    }
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) throw badRequest('error decoding YAML: the apply configuration must be an object');
+    return value;
+  }
+  const value = parseJsonBody(body, 'error decoding patch');
+  if (type === 'json' && !Array.isArray(value)) {
+    throw badRequest(`the server rejected our request due to an error in our request: json: cannot unmarshal ${typeof value} into Go value of type jsonpatch.Patch`);
+  }
+  if (type !== 'json' && (value === null || typeof value !== 'object' || Array.isArray(value))) {
+    throw badRequest(`error decoding patch: a ${type} patch must be a JSON object (got ${Array.isArray(value) ? 'an array' : typeof value})`);
+  }
+  return value;
+}
+
+/** Dispatch one resource request. */
+export async function handleResource(r: ResourceRequest, deps: ResourceHandlerDeps): Promise<void> {
+  const { store } = deps;
+  const { route, kind, query } = r;
+  const ns = route.namespace;
+  const subresource = route.subresource === 'status' ? ('status' as const) : undefined;
+  const table = negotiateTable(r.req.headers.accept);
+  const userAgent = r.req.headers['user-agent'];
+
+  const conflictFault = (name: string): void => {
+    if (r.decision.action?.type === 'conflict') throw faultConflict(r.decision.action, kind, name);
+  };
+
+  switch (r.verb) {
+    case 'list': {
+      const result = store.list(kind, {
+        namespace: ns,
+        labelSelector: query.get('labelSelector') ?? undefined,
+        fieldSelector: query.get('fieldSelector') ?? undefined,
+        limit: intParam(query, 'limit') || undefined,
+        continue: query.get('continue') || undefined,
+      });
+      if (table) {
+        const body = buildTable(kind, result.items, { version: table, now: deps.now(), includeObject: parseIncludeObject(query.get('includeObject')), listMeta: listMeta(result) });
+        sendJson(r.res, 200, body, tableContentType(table));
+      } else {
+        sendJson(r.res, 200, listBody(kind, result));
+      }
+      return;
+    }
+    case 'watch': {
+      const options: WatchOptions = {
+        namespace: ns,
+        labelSelector: query.get('labelSelector') ?? undefined,
+        fieldSelector: query.get('fieldSelector') ?? undefined,
+        resourceVersion: query.get('resourceVersion') ?? undefined,
+        allowWatchBookmarks: query.get('allowWatchBookmarks') === 'true' || query.get('allowWatchBookmarks') === '1',
+      };
+      if (route.name !== undefined) {
+        // A watch on an item path is a collection watch narrowed to that name.
+        options.fieldSelector = [`metadata.name=${route.name}`, options.fieldSelector].filter((s) => s).join(',');
+      }
+      let untrack = (): void => undefined;
+      const stream = serveWatch({
+        req: r.req,
+        res: r.res,
+        store,
+        kind,
+        watch: options,
+        contentType: table ? tableContentType(table) : 'application/json',
+        timeoutSeconds: intParam(query, 'timeoutSeconds'),
+        table: table ? { version: table, includeObject: parseIncludeObject(query.get('includeObject')), now: deps.now } : undefined,
+        drop: r.decision.action?.type === 'watchDrop' ? r.decision.action : undefined,
+        bookmarkIntervalMs: deps.bookmarkIntervalMs,
+        onEnd: () => untrack(),
+      });
+      untrack = deps.trackWatch(stream);
+      return;
+    }
+    case 'get': {
+      const object = store.get(kind, ns, route.name!);
+      if (!object) throw notFound(kind, route.name!);
+      if (table) {
+        const body = buildTable(kind, [object], { version: table, now: deps.now(), includeObject: parseIncludeObject(query.get('includeObject')), listMeta: { resourceVersion: object.metadata.resourceVersion ?? '' } });
+        sendJson(r.res, 200, body, tableContentType(table));
+      } else {
+        sendJson(r.res, 200, object);
+      }
+      return;
+    }
+    case 'create': {
+      const object = decodeObject(await readBody(r.req), r.req.headers['content-type'], kind);
+      const options = parseWriteOptions(query, 'CreateOptions', userAgent, r.user);
+      assertTargetMatches(kind, ns, undefined, object);
+      conflictFault(object.metadata.name ?? object.metadata.generateName ?? '');
+      const created = store.create(kind, object, options);
+      sendJson(r.res, 201, created, 'application/json', warningHeaders(options));
+      return;
+    }
+    case 'update': {
+      const object = decodeObject(await readBody(r.req), r.req.headers['content-type'], kind);
+      const options = parseWriteOptions(query, 'UpdateOptions', userAgent, r.user);
+      if (subresource) options.subresource = subresource;
+      // A body without a name is not filled from the URL on PUT: the apiserver compares the two.
+      if ((object.metadata.name ?? '') !== route.name) {
+        throw badRequest(`the name of the object (${object.metadata.name ?? ''}) does not match the name on the URL (${route.name})`);
+      }
+      assertTargetMatches(kind, ns, route.name, object);
+      conflictFault(route.name!);
+      const updated = store.update(kind, object, options);
+      sendJson(r.res, 200, updated, 'application/json', warningHeaders(options));
+      return;
+    }
+    case 'patch': {
+      const contentType = (r.req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+      const type = PATCH_TYPES[contentType];
+      if (type === undefined || (type === 'strategic' && !kind.builtIn)) throw unsupportedMediaType(acceptedPatchTypes(kind));
+      const body = await readBody(r.req);
+      const options = parseWriteOptions(query, 'PatchOptions', userAgent, r.user, type === 'apply');
+      if (subresource) options.subresource = subresource;
+      const patch = decodePatch(body, type);
+      conflictFault(route.name!);
+      const result = store.patch(kind, ns, route.name!, type, patch, options);
+      sendJson(r.res, result.created ? 201 : 200, result.object, 'application/json', warningHeaders(options));
+      return;
+    }
+    case 'delete': {
+      const raw = await readBody(r.req);
+      const body = raw.length > 0 ? parseJsonBody(raw, "couldn't get version/kind; json parse error") : undefined;
+      const options = parseDeleteOptions(query, body, r.user);
+      conflictFault(route.name!);
+      const result = store.delete(kind, ns, route.name!, options);
+      sendJson(r.res, 200, result.object ?? result.status);
+      return;
+    }
+    case 'deletecollection': {
+      const raw = await readBody(r.req);
+      const body = raw.length > 0 ? parseJsonBody(raw, "couldn't get version/kind; json parse error") : undefined;
+      const options = parseDeleteOptions(query, body, r.user);
+      const listed = store.list(kind, { namespace: ns, labelSelector: query.get('labelSelector') ?? undefined, fieldSelector: query.get('fieldSelector') ?? undefined });
+      conflictFault('');
+      const items: KubeObject[] = [];
+      for (const item of listed.items) {
+        const result = store.delete(kind, item.metadata.namespace, item.metadata.name!, options);
+        items.push(result.object ?? item);
+      }
+      sendJson(r.res, 200, { apiVersion: apiVersionOf(kind), kind: kind.listKind, metadata: { resourceVersion: store.resourceVersion() }, items });
+      return;
+    }
+    default:
+      throw new StatusError(405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource', {});
+  }
+}

@@ -1,0 +1,149 @@
+#!/usr/bin/env node
+/**
+ * `harvester-emulator`: run the Harvester API emulator until SIGTERM/SIGINT.
+ *
+ *   harvester-emulator --kubeconfig PATH [--port N] [--boot-delay MS] [--latency MS] [--seed N]
+ *                      [--guest-kubeconfig PATH --guest-ccm-version vX --guest-kubelet-version vY]
+ *
+ * Prints exactly one line containing `ready` (with the URL and kubeconfig path) once it serves, so scripts
+ * can wait for it; exits 0 after a signal, 2 on bad flags, 1 when it cannot start.
+ */
+// Types only: the emulator itself is loaded after the flags parse, so --help and flag errors answer fast.
+import type { Emulator, EmulatorOptions } from './index';
+
+const USAGE = `Usage: harvester-emulator --kubeconfig PATH [options]
+
+Options:
+  --kubeconfig PATH             write the kubeconfig here (required)
+  --port N                      port to listen on (default 0: a free port)
+  --host ADDR                   address to listen on (default 127.0.0.1)
+  --boot-delay MS               VM boot time, Scheduled to Running (default 1500)
+  --guest-agent-delay MS        time until the guest agent reports the VM IP (default 1000)
+  --latency MS                  delay added to every response (default 0)
+  --seed N                      seed of fault probabilities (default 1)
+  --token-ttl MS                token lifetime (default: never expires)
+  --no-controllers              serve the API only, without Harvester's controllers and webhooks
+  --guest-kubeconfig PATH       also serve a guest RKE2 cluster API; write its kubeconfig here
+  --guest-ccm-version VERSION   harvester-cloud-provider version of the guest (e.g. v0.2.4)
+  --guest-kubelet-version VER   kubelet version of the guest nodes (e.g. v1.32.4+rke2r1)
+  --guest-cluster-name NAME     guest cluster name (default guest)
+  --help                        show this help`;
+
+/** A flag error: message for stderr, exit code 2. */
+export class UsageError extends Error {}
+
+const VALUE_FLAGS = new Set([
+  'kubeconfig',
+  'port',
+  'host',
+  'boot-delay',
+  'guest-agent-delay',
+  'latency',
+  'seed',
+  'token-ttl',
+  'guest-kubeconfig',
+  'guest-ccm-version',
+  'guest-kubelet-version',
+  'guest-cluster-name',
+]);
+const BOOLEAN_FLAGS = new Set(['no-controllers', 'help']);
+
+function wholeNumber(flag: string, raw: string, max = Number.MAX_SAFE_INTEGER): number {
+  const n = Number(raw);
+  if (!/^\d+$/.test(raw) || n > max) throw new UsageError(`--${flag} must be a whole number between 0 and ${max} (got "${raw}")`);
+  return n;
+}
+
+/** Parse argv (without node and script) into emulator options; throws UsageError on bad flags. */
+export function parseArgs(argv: string[]): { options: EmulatorOptions; help: boolean } {
+  const values = new Map<string, string>();
+  const booleans = new Set<string>();
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (!arg.startsWith('--')) throw new UsageError(`unexpected argument "${arg}"; flags start with --`);
+    const eq = arg.indexOf('=');
+    const name = arg.slice(2, eq < 0 ? undefined : eq);
+    if (BOOLEAN_FLAGS.has(name)) {
+      if (eq >= 0) throw new UsageError(`--${name} takes no value`);
+      booleans.add(name);
+      continue;
+    }
+    if (!VALUE_FLAGS.has(name)) throw new UsageError(`unknown flag --${name}`);
+    let value: string | undefined = eq >= 0 ? arg.slice(eq + 1) : argv[++i];
+    if (value === undefined || (eq < 0 && value.startsWith('--'))) throw new UsageError(`--${name} needs a value`);
+    value = value.trim();
+    if (value === '') throw new UsageError(`--${name} needs a value`);
+    values.set(name, value);
+  }
+  if (booleans.has('help')) return { options: {}, help: true };
+  const kubeconfigPath = values.get('kubeconfig');
+  if (!kubeconfigPath) throw new UsageError('--kubeconfig PATH is required (where to write the kubeconfig for kubectl and the provider)');
+  const options: EmulatorOptions = { kubeconfigPath };
+  if (values.has('port')) options.port = wholeNumber('port', values.get('port')!, 65535);
+  if (values.has('host')) options.host = values.get('host');
+  if (values.has('boot-delay')) options.bootDelayMs = wholeNumber('boot-delay', values.get('boot-delay')!);
+  if (values.has('guest-agent-delay')) options.guestAgentDelayMs = wholeNumber('guest-agent-delay', values.get('guest-agent-delay')!);
+  if (values.has('latency')) options.latencyMs = wholeNumber('latency', values.get('latency')!);
+  if (values.has('seed')) options.seed = wholeNumber('seed', values.get('seed')!);
+  if (values.has('token-ttl')) options.tokenTtlMs = wholeNumber('token-ttl', values.get('token-ttl')!);
+  if (booleans.has('no-controllers')) options.controllers = false;
+  const guestFlags = ['guest-ccm-version', 'guest-kubelet-version', 'guest-cluster-name'].filter((f) => values.has(f));
+  if (values.has('guest-kubeconfig')) {
+    options.guest = {
+      kubeconfigPath: values.get('guest-kubeconfig'),
+      ccmVersion: values.get('guest-ccm-version'),
+      kubeletVersion: values.get('guest-kubelet-version'),
+      clusterName: values.get('guest-cluster-name'),
+    };
+  } else if (guestFlags.length > 0) {
+    throw new UsageError(`--${guestFlags[0]} needs --guest-kubeconfig PATH (the guest cluster is only started with its kubeconfig path)`);
+  }
+  return { options, help: false };
+}
+
+async function main(): Promise<void> {
+  let parsed: ReturnType<typeof parseArgs>;
+  try {
+    parsed = parseArgs(process.argv.slice(2));
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+    process.stderr.write(`harvester-emulator: ${err.message}\nRun harvester-emulator --help for the list of flags.\n`);
+    process.exit(2);
+  }
+  if (parsed.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  let emulator: Emulator;
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { startEmulator } = require('./index') as typeof import('./index');
+    emulator = await startEmulator(parsed.options);
+  } catch (err) {
+    process.stderr.write(`harvester-emulator: failed to start: ${(err as Error).message}\n`);
+    process.exit(1);
+  }
+  const guest = emulator.guest ? ` guest-url=${emulator.guest.url} guest-kubeconfig=${emulator.guest.kubeconfigPath}` : '';
+  process.stdout.write(`harvester-emulator ready url=${emulator.url} kubeconfig=${emulator.kubeconfigPath}${guest}\n`);
+  let stopping = false;
+  const stop = (): void => {
+    if (stopping) return;
+    stopping = true;
+    emulator.stop().then(
+      () => process.exit(0),
+      (err: Error) => {
+        process.stderr.write(`harvester-emulator: error while stopping: ${err.message}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+}
+
+if (require.main === module) {
+  main().catch((err: Error) => {
+    process.stderr.write(`harvester-emulator: ${err.message}\n`);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,121 @@
+/**
+ * The guest RKE2 cluster's API: a second API server (own store, token, kubeconfig, faults and journal)
+ * serving the core kinds a guest cluster's Harvester cloud provider works with (Namespace, Node, Service,
+ * Secret, ConfigMap), with the guest simulation (emulator/guest: Nodes following the Harvester VMs,
+ * LoadBalancer Services turned into Harvester LoadBalancers by the simulated CCM) installed on it.
+ */
+import type { Clock } from './clock';
+import { ObjectStore } from './api/store';
+import type { KindRegistry, Store } from './api/types';
+import { validateObject } from './api/validation';
+import { createGuestRegistry } from './kinds';
+import { GuestDelays, GuestHandle, installGuestCluster } from './guest';
+import type { Faults } from './faults/controller';
+import type { RequestJournal } from './faults/journal';
+import type { FaultRule } from './faults/rules';
+import { serveCluster, ServedCluster } from './serve-cluster';
+
+/** Options of the guest cluster (EmulatorOptions.guest). */
+export interface GuestClusterOptions {
+  /** Write the guest kubeconfig here (mode 0600). */
+  kubeconfigPath?: string;
+  /** Version of harvester-cloud-provider the guest runs (e.g. v0.2.4). */
+  ccmVersion?: string;
+  /** kubelet version the guest nodes report (e.g. v1.32.4+rke2r1). */
+  kubeletVersion?: string;
+  /** Guest cluster name; also the kubeconfig context name. @default guest */
+  clusterName?: string;
+  /** Namespace of the guest's VMs and of the LoadBalancers its CCM creates. @default default */
+  namespace?: string;
+  /** The CCM's --management-network (namespace/name). */
+  managementNetwork?: string;
+  /** Guest-side delays (node registration, CCM init, kube-vip). */
+  delays?: Partial<GuestDelays>;
+  /** Port of the guest API; 0 = a free one. */
+  port?: number;
+  tokenTtlMs?: number;
+  faults?: FaultRule[];
+}
+
+/** A running guest cluster API. */
+export interface GuestEmulator {
+  readonly kubeconfig: string;
+  readonly kubeconfigPath?: string;
+  readonly url: string;
+  readonly token: string;
+  readonly store: ObjectStore;
+  readonly registry: KindRegistry;
+  readonly faults: Faults;
+  readonly journal: RequestJournal;
+  readonly clusterName: string;
+  readonly ccmVersion: string;
+  readonly kubeletVersion: string;
+  /** Admin handle of the guest simulation (events, delays, controller errors). */
+  readonly handle: GuestHandle;
+  stop(): Promise<void>;
+}
+
+/** Internal options: what startEmulator passes along. */
+export interface StartGuestOptions extends GuestClusterOptions {
+  clock: Clock;
+  /** The Harvester store the guest's cloud provider talks to. */
+  harvesterStore: Store;
+  tls: boolean;
+  seed?: number;
+}
+
+/** Start the guest cluster's API server. */
+export async function startGuestCluster(o: StartGuestOptions): Promise<GuestEmulator> {
+  const registry = createGuestRegistry();
+  const store = new ObjectStore(registry, o.clock, { validate: validateObject });
+  const clusterName = o.clusterName ?? 'guest';
+  const handle = installGuestCluster(store, o.harvesterStore, o.clock, {
+    clusterName,
+    ccmVersion: o.ccmVersion,
+    kubeletVersion: o.kubeletVersion,
+    namespace: o.namespace,
+    managementNetwork: o.managementNetwork,
+    delays: o.delays,
+  });
+  let served: ServedCluster;
+  try {
+    served = await serveCluster({
+      store,
+      clock: o.clock,
+      port: o.port,
+      tls: o.tls,
+      tokenTtlMs: o.tokenTtlMs,
+      faults: o.faults,
+      seed: o.seed,
+      kubeconfigPath: o.kubeconfigPath,
+      contextName: clusterName,
+    });
+  } catch (err) {
+    handle.stop();
+    throw err;
+  }
+  let stopped: Promise<void> | undefined;
+  return {
+    get kubeconfig() {
+      return served.kubeconfig();
+    },
+    kubeconfigPath: o.kubeconfigPath,
+    url: served.url,
+    get token() {
+      return served.tokens.current();
+    },
+    store,
+    registry,
+    faults: served.faults,
+    journal: served.journal,
+    clusterName,
+    ccmVersion: handle.options.ccmVersion,
+    kubeletVersion: handle.options.kubeletVersion,
+    handle,
+    stop() {
+      handle.stop();
+      stopped ??= served.server.close().then(() => store.settle());
+      return stopped;
+    },
+  };
+}

@@ -1,0 +1,84 @@
+/**
+ * One served cluster endpoint: TLS material, a token table, fault rules, a request journal, an API server
+ * over a store, and the kubeconfig pointing at it. Shared by the Harvester API and the guest cluster API.
+ */
+import type { Clock } from './clock';
+import { TokenTable } from './api/auth';
+import { buildKubeconfig, writeKubeconfig } from './api/kubeconfig';
+import { ApiServer } from './api/server';
+import type { Store } from './api/types';
+import { createTlsMaterial, TlsMaterial } from './api/tls';
+import type { VersionInfo } from './api/version';
+import { Faults } from './faults/controller';
+import { RequestJournal } from './faults/journal';
+import type { FaultRule } from './faults/rules';
+
+/** The parts shared by the Harvester and guest API servers: TLS, tokens, kubeconfig, faults, journal. */
+export interface ServedCluster {
+  server: ApiServer;
+  tokens: TokenTable;
+  faults: Faults;
+  journal: RequestJournal;
+  tls?: TlsMaterial;
+  url: string;
+  kubeconfig(): string;
+}
+
+/** Start an API server over `store` with its own token, kubeconfig, faults and journal. */
+export async function serveCluster(o: {
+  store: Store;
+  clock: Clock;
+  port?: number;
+  host?: string;
+  tls: boolean;
+  tokenTtlMs?: number;
+  faults?: FaultRule[];
+  seed?: number;
+  latencyMs?: number;
+  bookmarkIntervalMs?: number;
+  version?: VersionInfo;
+  kubeconfigPath?: string;
+  contextName: string;
+}): Promise<ServedCluster> {
+  const tls = o.tls ? await createTlsMaterial(o.host && o.host !== '127.0.0.1' && o.host !== 'localhost' ? [o.host] : []) : undefined;
+  const tokens = new TokenTable(o.clock);
+  tokens.issue({ ttlMs: o.tokenTtlMs });
+  const faults = new Faults({ seed: o.seed, rules: o.faults });
+  const journal = new RequestJournal();
+  const server = new ApiServer({
+    store: o.store,
+    clock: o.clock,
+    tokens,
+    faults,
+    journal,
+    tls,
+    host: o.host,
+    port: o.port,
+    latencyMs: o.latencyMs,
+    bookmarkIntervalMs: o.bookmarkIntervalMs,
+    version: o.version,
+  });
+  const url = await server.listen();
+  let kubeconfig = '';
+  const render = (): void => {
+    kubeconfig = buildKubeconfig({ server: url, token: tokens.current(), caCert: tls?.caCert, name: o.contextName });
+    if (o.kubeconfigPath) writeKubeconfig(o.kubeconfigPath, kubeconfig);
+  };
+  try {
+    render();
+  } catch (err) {
+    await server.close();
+    throw err;
+  }
+  faults.attach({
+    expireToken: () => tokens.expire(),
+    rotateToken: (opts) => {
+      const token = tokens.rotate({ ttlMs: opts.ttlMs ?? o.tokenTtlMs, expireOld: opts.expireOld });
+      render();
+      return token;
+    },
+    compact: () => o.store.compact(),
+  });
+  return { server, tokens, faults, journal, tls, url, kubeconfig: () => kubeconfig };
+}
+
