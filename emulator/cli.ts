@@ -9,6 +9,7 @@
  * can wait for it; exits 0 after a signal, 2 on bad flags, 1 when it cannot start.
  */
 // Types only: the emulator itself is loaded after the flags parse, so --help and flag errors answer fast.
+import { resolve as resolvePath } from 'node:path';
 import type { Emulator, EmulatorOptions } from './index';
 
 const USAGE = `Usage: harvester-emulator --kubeconfig PATH [options]
@@ -27,6 +28,7 @@ Options:
   --guest-ccm-version VERSION   harvester-cloud-provider version of the guest (e.g. v0.2.4)
   --guest-kubelet-version VER   kubelet version of the guest nodes (e.g. v1.32.4+rke2r1)
   --guest-cluster-name NAME     guest cluster name (default guest)
+  --guide                       after the ready line, print how to use the emulator (npm start does)
   --help                        show this help`;
 
 /** A flag error: message for stderr, exit code 2. */
@@ -46,7 +48,7 @@ const VALUE_FLAGS = new Set([
   'guest-kubelet-version',
   'guest-cluster-name',
 ]);
-const BOOLEAN_FLAGS = new Set(['no-controllers', 'help']);
+const BOOLEAN_FLAGS = new Set(['no-controllers', 'help', 'guide']);
 
 function wholeNumber(flag: string, raw: string, max = Number.MAX_SAFE_INTEGER): number {
   const n = Number(raw);
@@ -55,7 +57,7 @@ function wholeNumber(flag: string, raw: string, max = Number.MAX_SAFE_INTEGER): 
 }
 
 /** Parse argv (without node and script) into emulator options; throws UsageError on bad flags. */
-export function parseArgs(argv: string[]): { options: EmulatorOptions; help: boolean } {
+export function parseArgs(argv: string[]): { options: EmulatorOptions; help: boolean; guide?: boolean } {
   const values = new Map<string, string>();
   const booleans = new Set<string>();
   for (let i = 0; i < argv.length; i++) {
@@ -98,7 +100,26 @@ export function parseArgs(argv: string[]): { options: EmulatorOptions; help: boo
   } else if (guestFlags.length > 0) {
     throw new UsageError(`--${guestFlags[0]} needs --guest-kubeconfig PATH (the guest cluster is only started with its kubeconfig path)`);
   }
-  return { options, help: false };
+  return { options, help: false, guide: booleans.has('guide') };
+}
+
+/** What `--guide` prints after the ready line (it never contains the word scripts wait for). */
+export function guideText(emulator: Pick<Emulator, 'url' | 'kubeconfigPath'>): string {
+  const kubeconfig = emulator.kubeconfigPath ? resolvePath(emulator.kubeconfigPath) : '<kubeconfig>';
+  return [
+    '',
+    `The embedded Harvester API emulator is serving at ${emulator.url} (3 hosts, cloud images, an ISO, VM network`,
+    'default/vm-net, key pair default/ops-key). Point kubectl or any Kubernetes client at it:',
+    '',
+    `  export KUBECONFIG=${kubeconfig}`,
+    '  kubectl get nodes -L topology.kubernetes.io/zone',
+    '  kubectl get virtualmachineimages,network-attachment-definitions,keypairs -A',
+    '  kubectl get virtualmachines,virtualmachineinstances,loadbalancers,ippools -A -w',
+    '',
+    "From a program or test: const { startEmulator } = require('harvester-iac/emulator').",
+    'Stop it with Ctrl-C.',
+    '',
+  ].join('\n');
 }
 
 async function main(): Promise<void> {
@@ -125,6 +146,7 @@ async function main(): Promise<void> {
   }
   const guest = emulator.guest ? ` guest-url=${emulator.guest.url} guest-kubeconfig=${emulator.guest.kubeconfigPath}` : '';
   process.stdout.write(`harvester-emulator ready url=${emulator.url} kubeconfig=${emulator.kubeconfigPath}${guest}\n`);
+  if (parsed.guide) process.stdout.write(`${guideText(emulator)}\n`);
   let stopping = false;
   const stop = (): void => {
     if (stopping) return;

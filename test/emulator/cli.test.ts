@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { extname, join } from 'node:path';
-import { parseArgs, UsageError } from '../../emulator/cli';
+import { guideText, parseArgs, UsageError } from '../../emulator/cli';
 import { runKubectl } from '../support/kubectl';
 
 /** node arguments that run the CLI from source (ts-node) or from dist, whichever this test runs from. */
@@ -57,6 +57,15 @@ describe('harvester-emulator CLI', function () {
     for (const [reason, c] of Object.entries(bad)) {
       assert.throws(() => parseArgs(c.args), (e: unknown) => e instanceof UsageError && c.want.test(e.message), reason);
     }
+  });
+
+  it('--guide explains how to point kubectl at it, without a second ready line', () => {
+    assert.equal(parseArgs(['--kubeconfig', 'k', '--guide']).guide, true);
+    assert.equal(parseArgs(['--kubeconfig', 'k']).guide, false);
+    const text = guideText({ url: 'https://127.0.0.1:6443', kubeconfigPath: 'rel/kubeconfig' });
+    assert.match(text, new RegExp(`export KUBECONFIG=${join(process.cwd(), 'rel/kubeconfig').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+    assert.match(text, /kubectl get nodes/);
+    assert.doesNotMatch(text, /ready/);
   });
 
   it('exits 2 with the reason on a bad flag', async () => {
