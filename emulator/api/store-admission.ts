@@ -3,6 +3,7 @@
  * meta + the kind's schema, with fieldValidation handling of unknown fields), then validating admission.
  */
 import { StatusError, internalError, invalid, badRequest } from './errors';
+import { prepareForStorage } from './store-strategies';
 import { MetaCause } from './store-meta';
 import { AdmissionHook, AdmissionRequest, KindInfo, KubeObject, ObjectValidator, StoreReader, WriteOptions, qualifiedResource } from './types';
 
@@ -54,6 +55,7 @@ export function validateForStorage(
   validate: ObjectValidator | undefined,
   options: WriteOptions,
 ): KubeObject {
+  prepareForStorage(kind, obj);
   const name = obj.metadata.name ?? obj.metadata.generateName ?? '';
   let result = obj;
   const causes = [...metaCauses];
