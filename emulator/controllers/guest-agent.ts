@@ -35,10 +35,9 @@ export function userDataOf(
     const secretName = field<string>(source, 'secretRef', 'name');
     if (secretName) {
       const secret = store.get(secretKind, namespace, secretName);
+      // The store already turned any stringData into base64 data, as the apiserver does.
       const data = field<string>(secret, 'data', 'userdata');
-      if (typeof data === 'string') return decodeBase64(data);
-      const plain = field<string>(secret, 'stringData', 'userdata');
-      return typeof plain === 'string' ? plain : undefined;
+      return typeof data === 'string' ? decodeBase64(data) : undefined;
     }
   }
   return undefined;
