@@ -1,0 +1,20 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { renderInputsTable, renderReadme, repoRoot } from '../../scripts/resource-docs';
+import { machinePoolSchema } from '../../provider/resources/machine-pool/model';
+
+describe('README resource reference', () => {
+  it('is the current rendering of the zod models (run `npm run docs` after changing a model)', () => {
+    const readme = readFileSync(join(repoRoot(__dirname), 'README.md'), 'utf8');
+    assert.equal(readme, renderReadme(readme), 'README.md is stale: run `npm run docs` and commit the result');
+  });
+
+  it('lists nested inputs with their flags and descriptions', () => {
+    const table = renderInputsTable(machinePoolSchema);
+    assert.match(table, /^\| `name` \| string \| required, replaces \| Pool name;/m);
+    assert.match(table, /^\| `userData` \| string \| secret \| cloud-init user data/m);
+    assert.match(table, /^\| `disks\[\]\.bus` \| "virtio" \\\| "scsi" \\\| "sata" \|/m);
+    assert.match(table, /^\| `timeouts\.create` \| string \|/m);
+  });
+});
