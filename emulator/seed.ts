@@ -16,7 +16,7 @@ import { StatusError } from './api/errors';
 import { KubeObject, Store } from './api/types';
 import { harvesterKinds, HarvesterKinds } from './controllers/kinds';
 import { ANN_NETWORK_ROUTE, LABEL_CLUSTER_NETWORK, LABEL_HOSTNAME, LABEL_IMAGE_DISPLAY_NAME, LABEL_REGION, LABEL_VLAN_ID, LABEL_ZONE } from './controllers/names';
-import { clone, timestamp, writeChanges } from './controllers/object-util';
+import { clone, healthyNodeConditions, timestamp, writeChanges } from './controllers/object-util';
 import { ed25519PublicKeyLine, legacyMd5Fingerprint, parseAuthorizedKey } from './controllers/ssh-public-key';
 import { KindInfo } from './api/types';
 
@@ -163,13 +163,6 @@ function nodeObject(node: SeedNode, now: string): KubeObject {
   if (node.zone) labels[LABEL_ZONE] = node.zone;
   Object.assign(labels, node.labels ?? {});
   const capacity = { cpu: node.cpu ?? '32', memory: node.memory ?? '131811616Ki', pods: '200', 'ephemeral-storage': '250059756Ki' };
-  const condition = (type: string, status: string, reason: string) => ({
-    type,
-    status,
-    reason,
-    lastHeartbeatTime: now,
-    lastTransitionTime: now,
-  });
   return {
     apiVersion: 'v1',
     kind: 'Node',
@@ -182,12 +175,7 @@ function nodeObject(node: SeedNode, now: string): KubeObject {
       ],
       capacity,
       allocatable: { ...capacity, cpu: String(Number(capacity.cpu) - 1) },
-      conditions: [
-        condition('MemoryPressure', 'False', 'KubeletHasSufficientMemory'),
-        condition('DiskPressure', 'False', 'KubeletHasNoDiskPressure'),
-        condition('PIDPressure', 'False', 'KubeletHasSufficientPID'),
-        condition('Ready', 'True', 'KubeletReady'),
-      ],
+      conditions: healthyNodeConditions(now),
       nodeInfo: {
         architecture: 'amd64',
         operatingSystem: 'linux',

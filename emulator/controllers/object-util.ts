@@ -177,3 +177,14 @@ export function deleteIfPresent(store: Store, kind: KindInfo, namespace: string 
 export function timestamp(date: Date): string {
   return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
+
+/** The conditions a healthy kubelet reports on its Node (host or guest), stamped `now`. */
+export function healthyNodeConditions(now: string): Record<string, string>[] {
+  const condition = (type: string, status: string, reason: string) => ({ type, status, reason, lastHeartbeatTime: now, lastTransitionTime: now });
+  return [
+    condition('MemoryPressure', 'False', 'KubeletHasSufficientMemory'),
+    condition('DiskPressure', 'False', 'KubeletHasNoDiskPressure'),
+    condition('PIDPressure', 'False', 'KubeletHasSufficientPID'),
+    condition('Ready', 'True', 'KubeletReady'),
+  ];
+}

@@ -29,7 +29,7 @@ import {
   LABEL_ZONE_BETA,
   TAINT_UNINITIALIZED,
 } from '../controllers/names';
-import { clone, deleteIfPresent, field, isDeleting, writeChanges } from '../controllers/object-util';
+import { clone, deleteIfPresent, field, healthyNodeConditions, isDeleting, writeChanges } from '../controllers/object-util';
 import { parseIPv4 } from '../controllers/ipv4';
 import { parseQuantity } from '../controllers/quantity';
 import { Controller, ErrorSink } from '../controllers/runtime';
@@ -111,7 +111,6 @@ export function createGuestNodeController(ctx: GuestNodeContext): Controller {
       spec: { taints: [{ key: TAINT_UNINITIALIZED, value: 'true', effect: 'NoSchedule' }] },
     };
     const created = guest.create(gk.node, node, { fieldManager: 'kubelet' });
-    const condition = (type: string, status: string, reason: string) => ({ type, status, reason, lastHeartbeatTime: now, lastTransitionTime: now });
     writeChanges(
       guest,
       gk.node,
@@ -122,12 +121,7 @@ export function createGuestNodeController(ctx: GuestNodeContext): Controller {
           addresses: [{ type: 'Hostname', address: name }],
           capacity,
           allocatable: capacity,
-          conditions: [
-            condition('MemoryPressure', 'False', 'KubeletHasSufficientMemory'),
-            condition('DiskPressure', 'False', 'KubeletHasNoDiskPressure'),
-            condition('PIDPressure', 'False', 'KubeletHasSufficientPID'),
-            condition('Ready', 'True', 'KubeletReady'),
-          ],
+          conditions: healthyNodeConditions(now),
           nodeInfo: {
             architecture: 'amd64',
             operatingSystem: 'linux',
