@@ -13,7 +13,7 @@ import { GuestDelays, GuestHandle, installGuestCluster } from './guest';
 import type { Faults } from './faults/controller';
 import type { RequestJournal } from './faults/journal';
 import type { FaultRule } from './faults/rules';
-import { serveCluster, ServedCluster } from './serve-cluster';
+import { serveCluster, ServedCluster, withEndpoint } from './serve-cluster';
 
 /** Options of the guest cluster (EmulatorOptions.guest). */
 export interface GuestClusterOptions {
@@ -95,19 +95,9 @@ export async function startGuestCluster(o: StartGuestOptions): Promise<GuestEmul
     throw err;
   }
   let stopped: Promise<void> | undefined;
-  return {
-    get kubeconfig() {
-      return served.kubeconfig();
-    },
-    kubeconfigPath: o.kubeconfigPath,
-    url: served.url,
-    get token() {
-      return served.tokens.current();
-    },
+  return withEndpoint(served, o.kubeconfigPath, {
     store,
     registry,
-    faults: served.faults,
-    journal: served.journal,
     clusterName,
     ccmVersion: handle.options.ccmVersion,
     kubeletVersion: handle.options.kubeletVersion,
@@ -117,5 +107,5 @@ export async function startGuestCluster(o: StartGuestOptions): Promise<GuestEmul
       stopped ??= served.server.close().then(() => store.settle());
       return stopped;
     },
-  };
+  });
 }

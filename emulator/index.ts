@@ -19,7 +19,7 @@ import type { Faults } from './faults/controller';
 import type { RequestJournal } from './faults/journal';
 import { seededRandom, type FaultRule } from './faults/rules';
 import { GuestClusterOptions, GuestEmulator, startGuestCluster } from './guest-cluster';
-import { serveCluster, ServedCluster } from './serve-cluster';
+import { serveCluster, ServedCluster, withEndpoint } from './serve-cluster';
 
 export { ApiServer } from './api/server';
 export { ObjectStore } from './api/store';
@@ -152,20 +152,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   }
 
   let stopped: Promise<void> | undefined;
-  return {
-    get kubeconfig() {
-      return served.kubeconfig();
-    },
-    kubeconfigPath: options.kubeconfigPath,
-    url: served.url,
-    get token() {
-      return served.tokens.current();
-    },
+  return withEndpoint(served, options.kubeconfigPath, {
     store,
     registry,
     clock,
-    faults: served.faults,
-    journal: served.journal,
     caCert: served.tls?.caCert,
     harvester,
     guest,
@@ -177,5 +167,5 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       })();
       return stopped;
     },
-  };
+  });
 }

@@ -82,3 +82,30 @@ export async function serveCluster(o: {
   return { server, tokens, faults, journal, tls, url, kubeconfig: () => kubeconfig };
 }
 
+
+/** What both emulator handles (Harvester and guest) expose about their endpoint; kubeconfig and token follow rotation. */
+export interface ClusterEndpoint {
+  readonly kubeconfig: string;
+  readonly kubeconfigPath?: string;
+  readonly url: string;
+  readonly token: string;
+  readonly faults: Faults;
+  readonly journal: RequestJournal;
+}
+
+/** `handle` with the live endpoint fields of `served` defined on it (getters stay getters). */
+export function withEndpoint<T extends object>(served: ServedCluster, kubeconfigPath: string | undefined, handle: T): T & ClusterEndpoint {
+  const endpoint: ClusterEndpoint = {
+    get kubeconfig() {
+      return served.kubeconfig();
+    },
+    kubeconfigPath,
+    url: served.url,
+    get token() {
+      return served.tokens.current();
+    },
+    faults: served.faults,
+    journal: served.journal,
+  };
+  return Object.defineProperties(handle, Object.getOwnPropertyDescriptors(endpoint)) as T & ClusterEndpoint;
+}
