@@ -260,7 +260,7 @@ export function loadKubeConfig(options: KubeConfigOptions = {}): LoadedKubeConfi
   const context: Context = { name: contextName, cluster: clusterName, user: userName ?? '', namespace: str(ctx.body.namespace) };
   const kc = new KubeConfig();
   kc.loadFromOptions({ clusters: [cluster], users: [user], contexts: [context], currentContext: contextName });
-  enforceTlsVerification(kc);
+  configureAgents(kc);
 
   const connection: ConnectionInfo = { server: cluster.server, context: contextName, auth, rancher, insecure };
   if (insecure && url.protocol === 'https:') {
@@ -276,13 +276,26 @@ export function loadKubeConfig(options: KubeConfigOptions = {}): LoadedKubeConfi
 }
 
 /**
- * client-node leaves `rejectUnauthorized` unset unless the cluster skips verification, which lets the
- * NODE_TLS_REJECT_UNAUTHORIZED environment variable turn verification off. Pin it to the kubeconfig's choice
- * for API calls and watches alike (both build their agent through KubeConfig.createAgent).
+ * Two fixes to how client-node 1.4 builds its HTTPS agent (API calls and watches both go through
+ * KubeConfig.createAgent):
+ * - it leaves `rejectUnauthorized` unset unless the cluster skips verification, which lets the
+ *   NODE_TLS_REJECT_UNAUTHORIZED environment variable turn verification off: pin it to the kubeconfig's choice;
+ * - it creates a new agent for every request, so every call pays a TCP and TLS handshake: reuse one keep-alive
+ *   agent per distinct set of agent options (idle sockets are unref'd by Node and never hold a process open).
  */
-function enforceTlsVerification(kc: KubeConfig): void {
+function configureAgents(kc: KubeConfig): void {
   const target = kc as unknown as { createAgent?: (cluster: Cluster | null, opts: Record<string, unknown>) => unknown };
   const original = target.createAgent;
   if (typeof original !== 'function') return;
-  target.createAgent = (cluster, opts) => original.call(kc, cluster, { ...opts, rejectUnauthorized: !(cluster?.skipTLSVerify ?? false) });
+  const agents = new Map<string, unknown>();
+  target.createAgent = (cluster, opts) => {
+    const options = { ...opts, rejectUnauthorized: !(cluster?.skipTLSVerify ?? false), keepAlive: true };
+    const key = JSON.stringify([cluster?.server, cluster?.proxyUrl, options]);
+    let agent = agents.get(key);
+    if (agent === undefined) {
+      agent = original.call(kc, cluster, options);
+      agents.set(key, agent);
+    }
+    return agent;
+  };
 }
