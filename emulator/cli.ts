@@ -3,14 +3,17 @@
  * `harvester-emulator`: run the Harvester API emulator until SIGTERM/SIGINT.
  *
  *   harvester-emulator --kubeconfig PATH [--port N] [--boot-delay MS] [--latency MS] [--seed N]
+ *                      [--faults RULES.yaml]
  *                      [--guest-kubeconfig PATH --guest-ccm-version vX --guest-kubelet-version vY]
  *
  * Prints exactly one line containing `ready` (with the URL and kubeconfig path) once it serves, so scripts
- * can wait for it; exits 0 after a signal, 2 on bad flags, 1 when it cannot start.
+ * can wait for it; exits 0 after SIGTERM/SIGINT, 2 on bad flags or a bad faults file, 1 when it cannot
+ * start. SIGHUP re-reads the faults file and replaces the running rules (a broken file keeps the old ones).
  */
 // Types only: the emulator itself is loaded after the flags parse, so --help and flag errors answer fast.
 import { resolve as resolvePath } from 'node:path';
 import type { Emulator, EmulatorOptions } from './index';
+import type { FaultRule } from './faults/rules';
 
 const USAGE = `Usage: harvester-emulator --kubeconfig PATH [options]
 
@@ -22,6 +25,8 @@ Options:
   --guest-agent-delay MS        time until the guest agent reports the VM IP (default 1000)
   --latency MS                  delay added to every response (default 0)
   --seed N                      seed of fault probabilities (default 1)
+  --faults PATH                 fault rules (YAML/JSON list: match, action, times, skip, probability);
+                                SIGHUP re-reads the file
   --token-ttl MS                token lifetime (default: never expires)
   --no-controllers              serve the API only, without Harvester's controllers and webhooks
   --guest-kubeconfig PATH       also serve a guest RKE2 cluster API; write its kubeconfig here
@@ -47,6 +52,7 @@ const VALUE_FLAGS = new Set([
   'guest-ccm-version',
   'guest-kubelet-version',
   'guest-cluster-name',
+  'faults',
 ]);
 const BOOLEAN_FLAGS = new Set(['no-controllers', 'help', 'guide']);
 
@@ -56,8 +62,22 @@ function wholeNumber(flag: string, raw: string, max = Number.MAX_SAFE_INTEGER): 
   return n;
 }
 
+function version(flag: string, raw: string, example: string): string {
+  if (!/^v\d+\.\d+\.\d+([-+][0-9A-Za-z.+-]*)?$/.test(raw)) throw new UsageError(`--${flag} must be a version like ${example} (got "${raw}")`);
+  return raw;
+}
+
+/** Parsed command line: emulator options plus what the CLI itself handles. */
+export interface ParsedArgs {
+  options: EmulatorOptions;
+  help: boolean;
+  guide?: boolean;
+  /** `--faults PATH`: rules loaded at start and on SIGHUP. */
+  faultsPath?: string;
+}
+
 /** Parse argv (without node and script) into emulator options; throws UsageError on bad flags. */
-export function parseArgs(argv: string[]): { options: EmulatorOptions; help: boolean; guide?: boolean } {
+export function parseArgs(argv: string[]): ParsedArgs {
   const values = new Map<string, string>();
   const booleans = new Set<string>();
   for (let i = 0; i < argv.length; i++) {
@@ -91,16 +111,20 @@ export function parseArgs(argv: string[]): { options: EmulatorOptions; help: boo
   if (booleans.has('no-controllers')) options.controllers = false;
   const guestFlags = ['guest-ccm-version', 'guest-kubelet-version', 'guest-cluster-name'].filter((f) => values.has(f));
   if (values.has('guest-kubeconfig')) {
+    const ccm = values.get('guest-ccm-version');
+    const kubelet = values.get('guest-kubelet-version');
     options.guest = {
       kubeconfigPath: values.get('guest-kubeconfig'),
-      ccmVersion: values.get('guest-ccm-version'),
-      kubeletVersion: values.get('guest-kubelet-version'),
+      ccmVersion: ccm === undefined ? undefined : version('guest-ccm-version', ccm, 'v0.2.7'),
+      kubeletVersion: kubelet === undefined ? undefined : version('guest-kubelet-version', kubelet, 'v1.32.4+rke2r1'),
       clusterName: values.get('guest-cluster-name'),
     };
   } else if (guestFlags.length > 0) {
     throw new UsageError(`--${guestFlags[0]} needs --guest-kubeconfig PATH (the guest cluster is only started with its kubeconfig path)`);
   }
-  return { options, help: false, guide: booleans.has('guide') };
+  const parsed: ParsedArgs = { options, help: false, guide: booleans.has('guide') };
+  if (values.has('faults')) parsed.faultsPath = values.get('faults');
+  return parsed;
 }
 
 /** What `--guide` prints after the ready line (it never contains the word scripts wait for). */
@@ -122,10 +146,36 @@ export function guideText(emulator: Pick<Emulator, 'url' | 'kubeconfigPath'>): s
   ].join('\n');
 }
 
+/** Loads the faults file lazily (the YAML parser is only needed when one is given). */
+function loadRules(path: string): FaultRule[] {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { loadFaultRules } = require('./faults/load') as typeof import('./faults/load');
+  return loadFaultRules(path);
+}
+
+/** SIGHUP: re-read the faults file and swap the rules; a broken file leaves the running rules alone. */
+function reloadFaults(emulator: Emulator, path: string): void {
+  try {
+    const rules = loadRules(path);
+    emulator.faults.clear();
+    emulator.faults.add(...rules);
+    process.stdout.write(`harvester-emulator faults reloaded from ${path}: ${rules.length} rule${rules.length === 1 ? '' : 's'}\n`);
+  } catch (err) {
+    process.stderr.write(`harvester-emulator: faults not reloaded: ${(err as Error).message}\n`);
+  }
+}
+
 async function main(): Promise<void> {
-  let parsed: ReturnType<typeof parseArgs>;
+  let parsed: ParsedArgs;
   try {
     parsed = parseArgs(process.argv.slice(2));
+    if (parsed.faultsPath !== undefined && !parsed.help) {
+      try {
+        parsed.options.faults = loadRules(parsed.faultsPath);
+      } catch (err) {
+        throw new UsageError((err as Error).message);
+      }
+    }
   } catch (err) {
     if (!(err instanceof UsageError)) throw err;
     process.stderr.write(`harvester-emulator: ${err.message}\nRun harvester-emulator --help for the list of flags.\n`);
@@ -161,6 +211,8 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
+  const faultsPath = parsed.faultsPath;
+  if (faultsPath !== undefined) process.on('SIGHUP', () => reloadFaults(emulator, faultsPath));
 }
 
 if (require.main === module) {

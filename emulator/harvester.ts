@@ -3,11 +3,12 @@
  * store so clients watching it see the same events a real cluster would send.
  *
  * Controllers (emulator/controllers): KubeVirt VM → VMI (vm-controller), the VMI lifecycle stages
- * (vmi-stages: Pending → Scheduling → Scheduled → Running → guest-agent IP), host topology labels onto
+ * (vmi-stages: Pending → Scheduling → Scheduled → Running → guest-agent IP), live migration
+ * (migration-stages, vmi-migration-stages), host topology labels onto
  * node-driver VMIs (vmi-host-labels), PVC binding/expansion (pvc-stages), image import (image-stages),
  * key pair validation (keypair-stages), IPPool status (ippool-controller), LoadBalancer IPAM
- * (lb-controller). Webhooks (emulator/webhooks): VirtualMachine, VirtualMachineImage, KeyPair,
- * LoadBalancer, IPPool.
+ * (lb-controller). Webhooks (emulator/webhooks): VirtualMachine, VirtualMachineInstanceMigration,
+ * VirtualMachineImage, KeyPair, LoadBalancer, IPPool.
  */
 import { Clock } from './clock';
 import { AdmissionHook, KubeObject, Store } from './api/types';
@@ -16,6 +17,7 @@ import { harvesterKinds, HarvesterKinds } from './controllers/kinds';
 import { createLbController } from './controllers/lb-controller';
 import { imageStages } from './controllers/image-stages';
 import { keyPairStages } from './controllers/keypair-stages';
+import { migrationStages, migrationsOfVmi } from './controllers/migration-stages';
 import { field } from './controllers/object-util';
 import { HarvesterDelays, HarvesterOptions, resolveHarvesterOptions, ResolvedHarvesterOptions } from './controllers/options';
 import { pvcStages } from './controllers/pvc-stages';
@@ -82,10 +84,22 @@ export function installHarvester(store: Store, clock: Clock, options: HarvesterO
     // A cloud-init Secret created after its VM (the node driver's order) decides the guest agent.
     .alsoWatch(store, kinds.secret, (secret: KubeObject) =>
       (secret.metadata.ownerReferences ?? []).filter((r) => r.kind === 'VirtualMachine').map((r) => `${secret.metadata.namespace}/${r.name}`),
+    )
+    // A migration reaching Running (or going away) moves its VMI.
+    .alsoWatch(store, kinds.vmim, (m) => [`${m.metadata.namespace}/${field(m, 'spec', 'vmiName')}`]);
+  const migrationRunner = new StageRunner({ name: 'kubevirt-migration-controller', store, clock, kind: kinds.vmim, stages: migrationStages(ctx), manager: 'virt-controller', errors: errorLog })
+    .alsoWatch(store, kinds.vmi, (vmi) => migrationsOfVmi(ctx, vmi).map(objectKey))
+    // A host appearing or changing may give a waiting migration its target.
+    .alsoWatch(store, kinds.node, () =>
+      store
+        .list(kinds.vmim)
+        .items.filter((m) => field(m, 'status', 'phase') === 'Scheduling')
+        .map(objectKey),
     );
 
   const runners: StageRunner[] = [
     vmiRunner,
+    migrationRunner,
     new StageRunner({ name: 'longhorn-pvc', store, clock, kind: kinds.pvc, stages: pvcStages(resolved), manager: 'longhorn-csi', errors: errorLog }),
     new StageRunner({ name: 'harvester-image-controller', store, clock, kind: kinds.image, stages: imageStages(ctx), manager: 'harvester-image-controller', errors: errorLog }),
     new StageRunner({ name: 'harvester-keypair-controller', store, clock, kind: kinds.keyPair, stages: keyPairStages(ctx), manager: 'harvester-keypair-controller', errors: errorLog }),

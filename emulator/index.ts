@@ -27,6 +27,7 @@ export { Faults } from './faults/controller';
 export { RequestJournal } from './faults/journal';
 export type { JournalEntry, JournalQuery } from './faults/journal';
 export type { FaultRule, FaultAction, FaultMatch, WatchDropMode } from './faults/rules';
+export { loadFaultRules } from './faults/load';
 export type { HarvesterHandle, HarvesterOptions, SeedOptions } from './harvester';
 export type { GuestClusterOptions, GuestEmulator } from './guest-cluster';
 export type { GuestHandle, GuestDelays } from './guest';

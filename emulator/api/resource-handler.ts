@@ -16,6 +16,7 @@ import { assertTargetMatches } from './store-checks';
 import { decodeProtobufObject, PROTOBUF_MEDIA_TYPE } from './protobuf';
 import { buildTable, negotiateTable, parseIncludeObject, tableContentType } from './table';
 import { serveWatch, WatchStream } from './watch-stream';
+import { acceptedPatchTypes, checkPatchTypeAllowed, PATCH_MEDIA_TYPES, patchTypeOf } from './patch';
 import type { FaultDecision } from '../faults/rules';
 import { faultConflict } from '../faults/responses';
 
@@ -40,22 +41,8 @@ export interface ResourceHandlerDeps {
   trackWatch(stream: WatchStream): () => void;
 }
 
-const PATCH_TYPES: Record<string, PatchType> = {
-  'application/json-patch+json': 'json',
-  'application/merge-patch+json': 'merge',
-  'application/strategic-merge-patch+json': 'strategic',
-  'application/apply-patch+yaml': 'apply',
-};
-
 /** Body media types the emulator decodes for create and update. */
 const BODY_TYPES = ['application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf'];
-
-/** Media types a kind accepts for PATCH, in the order the apiserver lists them in a 415. */
-export function acceptedPatchTypes(kind: KindInfo): string[] {
-  return kind.builtIn
-    ? ['application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json', 'application/apply-patch+yaml']
-    : ['application/json-patch+json', 'application/merge-patch+json', 'application/apply-patch+yaml'];
-}
 
 function listBody(kind: KindInfo, result: ListResult): Record<string, unknown> {
   return { apiVersion: apiVersionOf(kind), kind: kind.listKind, metadata: listMeta(result), items: result.items };
@@ -226,9 +213,10 @@ export async function handleResource(r: ResourceRequest, deps: ResourceHandlerDe
       return;
     }
     case 'patch': {
-      const contentType = (r.req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
-      const type = PATCH_TYPES[contentType];
-      if (type === undefined || (type === 'strategic' && !kind.builtIn)) throw unsupportedMediaType(acceptedPatchTypes(kind));
+      // 415 (with the kind's accepted list) before the body is read, as the apiserver's patch handler does.
+      const type = patchTypeOf(r.req.headers['content-type']);
+      if (type === undefined) throw unsupportedMediaType(acceptedPatchTypes(kind).map((t) => PATCH_MEDIA_TYPES[t]));
+      checkPatchTypeAllowed(kind, type);
       const body = await readBody(r.req);
       const options = parseWriteOptions(query, 'PatchOptions', userAgent, r.user, type === 'apply');
       if (subresource) options.subresource = subresource;

@@ -3,7 +3,7 @@
  * meta + the kind's schema, with fieldValidation handling of unknown fields), then validating admission.
  */
 import { StatusError, internalError, invalid, badRequest } from './errors';
-import { prepareForStorage } from './store-strategies';
+import { prepareForStorage, StrategyContext } from './store-strategies';
 import { MetaCause } from './store-meta';
 import { AdmissionHook, AdmissionRequest, KindInfo, KubeObject, ObjectValidator, StoreReader, WriteOptions, qualifiedResource } from './types';
 
@@ -44,8 +44,9 @@ export class AdmissionChain {
 }
 
 /**
- * Validate an object about to be stored: metadata causes plus the kind's schema (when a validator is
- * configured). Unknown fields: Strict → 400, Warn (default) → warnings + pruned, Ignore → pruned.
+ * Validate an object about to be stored: the kind's built-in strategy (store-strategies.ts), then metadata
+ * causes plus the kind's schema (when a validator is configured). Unknown fields: Strict → 400, Warn
+ * (default) → warnings + pruned, Ignore → pruned.
  * Returns the object to store (pruned copy, or `obj` itself without a validator).
  */
 export function validateForStorage(
@@ -54,8 +55,9 @@ export function validateForStorage(
   metaCauses: MetaCause[],
   validate: ObjectValidator | undefined,
   options: WriteOptions,
+  strategy: StrategyContext = {},
 ): KubeObject {
-  prepareForStorage(kind, obj);
+  prepareForStorage(kind, obj, strategy);
   const name = obj.metadata.name ?? obj.metadata.generateName ?? '';
   let result = obj;
   const causes = [...metaCauses];

@@ -1,13 +1,26 @@
 /**
- * Per-kind preparation the real apiserver does while decoding a built-in object, before validation:
+ * Per-kind preparation the real apiserver does to a built-in object before validation (conversion, defaulting
+ * and the REST storage's allocations):
  * - Secret: `stringData` is merged into `data` (base64, stringData winning) and dropped; `type` defaults to
  *   `Opaque` (k8s.io/kubernetes pkg/apis/core/v1 conversion `Convert_v1_Secret_To_core_Secret` and defaults).
+ * - Service: defaults, cluster IP and node ports (service-strategy.ts).
+ * Status-subresource writes are left alone: they cannot change what these rules touch.
  */
+import { prepareService } from './service-strategy';
 import { KindInfo, KubeObject } from './types';
 
-/** Mutates `obj` in place as the apiserver's conversion and defaulting would. */
-export function prepareForStorage(kind: KindInfo, obj: KubeObject): void {
-  if (kind.group === '' && kind.kind === 'Secret') prepareSecret(obj);
+/** What a strategy may look at besides the object: the stored version and the kind's other objects. */
+export interface StrategyContext {
+  old?: KubeObject;
+  siblings?: () => KubeObject[];
+  subresource?: 'status';
+}
+
+/** Mutates `obj` in place as the apiserver's conversion, defaulting and allocation would. */
+export function prepareForStorage(kind: KindInfo, obj: KubeObject, ctx: StrategyContext = {}): void {
+  if (kind.group !== '' || ctx.subresource === 'status') return;
+  if (kind.kind === 'Secret') prepareSecret(obj);
+  else if (kind.kind === 'Service') prepareService(obj, { old: ctx.old, siblings: ctx.siblings ?? (() => []) });
 }
 
 function prepareSecret(obj: KubeObject): void {

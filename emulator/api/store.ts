@@ -182,7 +182,7 @@ export class ObjectStore implements Store {
 
     const req = { operation: 'CREATE' as const, kind, object: obj, dryRun, user: options.user };
     this.admission.mutate(req, this);
-    const final = validateForStorage(kind, obj, validateObjectMeta(kind, obj), this.options.validate, options);
+    const final = validateForStorage(kind, obj, validateObjectMeta(kind, obj), this.options.validate, options, { siblings: () => this.list(kind).items });
     this.admission.validate({ ...req, object: final }, this);
 
     if (this.index.get(kindKey, objectKey(final.metadata.namespace, final.metadata.name!))) {
@@ -229,7 +229,11 @@ export class ObjectStore implements Store {
     const next = prepareUpdate(kind, existing, body, sub, managedFields);
     const req = { operation: 'UPDATE' as const, kind, object: next, oldObject: present(kind, existing), subresource: sub, dryRun: options.dryRun === true, user: options.user };
     this.admission.mutate(req, this);
-    const final = validateForStorage(kind, next, validateObjectMeta(kind, next, existing), this.options.validate, options);
+    const final = validateForStorage(kind, next, validateObjectMeta(kind, next, existing), this.options.validate, options, {
+      old: existing,
+      siblings: () => this.list(kind).items,
+      subresource: sub,
+    });
     this.admission.validate({ ...req, object: final }, this);
     return this.commitUpdate(kind, existing, final, options.dryRun === true);
   }

@@ -1,13 +1,14 @@
 /**
  * Server-side printing: `Accept: application/json;as=Table;v=v1;g=meta.k8s.io` gets a meta.k8s.io Table
  * (research kube-api-emulator.md §3.1). Columns are Name plus the kind's printer columns (or Age when it has
- * none, as the CRD table convertor does); date cells are human durations against the emulator clock;
+ * none, as the CRD table convertor does; built-ins with computed cells use builtin-printers.ts); date cells are human durations against the emulator clock;
  * `row.object` is PartialObjectMetadata (includeObject=Metadata, the default) because `-A`, `--show-labels`
  * and `-L` read it. Watch events on a Table watch carry a one-row Table each.
  */
 import type { KindInfo, KubeObject, PrinterColumn } from './types';
 import { parseAccept } from './discovery';
 import { evaluateJsonPath } from './jsonpath';
+import { builtinColumns } from './builtin-printers';
 
 /** Which Table version a client asked for, if any. */
 export type TableVersion = 'v1' | 'v1beta1';
@@ -78,17 +79,35 @@ const AGE_COLUMN: PrinterColumn = {
   description: 'CreationTimestamp is a timestamp representing the server time when this object was created.',
 };
 
-function columnsOf(kind: KindInfo): PrinterColumn[] {
-  return kind.printerColumns && kind.printerColumns.length > 0 ? kind.printerColumns : [AGE_COLUMN];
+/** A column with the values its cell is made of (a JSONPath may yield several). */
+interface Column extends Omit<PrinterColumn, 'jsonPath'> {
+  values(object: KubeObject): unknown[];
 }
 
-function cell(object: KubeObject, column: PrinterColumn, now: Date): unknown {
-  let results: unknown[];
-  try {
-    results = evaluateJsonPath(object, column.jsonPath);
-  } catch {
-    return null;
-  }
+function jsonPathColumn(c: PrinterColumn): Column {
+  return {
+    name: c.name,
+    type: c.type,
+    description: c.description,
+    priority: c.priority,
+    values: (object) => {
+      try {
+        return evaluateJsonPath(object, c.jsonPath);
+      } catch {
+        return [];
+      }
+    },
+  };
+}
+
+function columnsOf(kind: KindInfo): Column[] {
+  const computed = builtinColumns(kind);
+  if (computed) return computed.map((c) => ({ ...c, values: (o: KubeObject) => [c.value(o)] }));
+  return (kind.printerColumns && kind.printerColumns.length > 0 ? kind.printerColumns : [AGE_COLUMN]).map(jsonPathColumn);
+}
+
+function cell(object: KubeObject, column: Column, now: Date): unknown {
+  const results = column.values(object);
   if (results.length === 0 || results[0] === undefined || results[0] === null) return null;
   if (column.type === 'date') {
     const t = typeof results[0] === 'string' ? Date.parse(results[0]) : NaN;

@@ -12,6 +12,8 @@ export interface HarvesterKinds {
   pvc: KindInfo;
   vm: KindInfo;
   vmi: KindInfo;
+  /** KubeVirt live migrations (kubevirt.io/v1 VirtualMachineInstanceMigration). */
+  vmim: KindInfo;
   image: KindInfo;
   keyPair: KindInfo;
   setting: KindInfo;
@@ -29,8 +31,6 @@ export interface GuestKinds {
   namespace: KindInfo;
   node: KindInfo;
   service: KindInfo;
-  /** Optional: sync errors become Events when served. */
-  event?: KindInfo;
 }
 
 function need(registry: KindRegistry, apiVersion: string, kind: string): KindInfo {
@@ -53,6 +53,7 @@ export function harvesterKinds(registry: KindRegistry): HarvesterKinds {
     pvc: need(registry, 'v1', 'PersistentVolumeClaim'),
     vm: need(registry, 'kubevirt.io/v1', 'VirtualMachine'),
     vmi: need(registry, 'kubevirt.io/v1', 'VirtualMachineInstance'),
+    vmim: need(registry, 'kubevirt.io/v1', 'VirtualMachineInstanceMigration'),
     image: need(registry, 'harvesterhci.io/v1beta1', 'VirtualMachineImage'),
     keyPair: need(registry, 'harvesterhci.io/v1beta1', 'KeyPair'),
     setting: need(registry, 'harvesterhci.io/v1beta1', 'Setting'),
@@ -70,6 +71,5 @@ export function guestKinds(registry: KindRegistry): GuestKinds {
     namespace: need(registry, 'v1', 'Namespace'),
     node: need(registry, 'v1', 'Node'),
     service: need(registry, 'v1', 'Service'),
-    event: registry.byKind('v1', 'Event'),
   };
 }

@@ -27,6 +27,10 @@ export const FINALIZER_KUBEVIRT_VM = 'kubevirt.io/virtualMachineControllerFinali
 export const ANN_KUBEVIRT_LATEST_API = 'kubevirt.io/latest-observed-api-version';
 export const ANN_KUBEVIRT_STORAGE_API = 'kubevirt.io/storage-observed-api-version';
 export const LABEL_KUBEVIRT_NODE_NAME = 'kubevirt.io/nodeName';
+export const LABEL_MIGRATION_TARGET_NODE = 'kubevirt.io/migrationTargetNodeName';
+/** VirtualMachineInstanceMigration selector label (v1.MigrationSelectorLabel) and finalizer. */
+export const LABEL_MIGRATION_VMI = 'kubevirt.io/vmi-name';
+export const FINALIZER_MIGRATION = 'kubevirt.io/migrationJobFinalize';
 
 // Kubernetes well-known labels
 export const LABEL_HOSTNAME = 'kubernetes.io/hostname';

@@ -3,18 +3,16 @@
  * changed" through the store (spec/metadata through the main resource, status through /status where the kind
  * has that subresource), so no-op reconciles never produce watch events.
  */
-import { isDeepStrictEqual } from 'node:util';
 import { StatusError } from '../api/errors';
+import { copyJson, deepEqual, rfc3339 } from '../api/store-json';
 import { KindInfo, KubeObject, Store, WriteOptions } from '../api/types';
 
-/** A deep copy (objects from the store are plain JSON). */
-export function clone<T>(value: T): T {
-  return structuredClone(value);
-}
+/** Structural equality of JSON values (absent and `undefined` keys alike, as after a store round trip). */
+export { deepEqual };
 
-/** Structural equality of JSON values. */
-export function deepEqual(a: unknown, b: unknown): boolean {
-  return isDeepStrictEqual(a, b);
+/** A deep copy (objects from the store are plain JSON); never frozen, even when the source is. */
+export function clone<T>(value: T): T {
+  return copyJson(value);
 }
 
 /** `true` once the object carries a deletionTimestamp. */
@@ -48,6 +46,15 @@ export function field<T = unknown>(object: unknown, ...path: (string | number)[]
 export function statusOf(object: KubeObject): Record<string, unknown> {
   if (!object.status || typeof object.status !== 'object') object.status = {};
   return object.status as Record<string, unknown>;
+}
+
+/** KubeVirt-style phase change: `status.phase` plus an entry in `status.phaseTransitionTimestamps`. */
+export function enterPhase<T extends KubeObject>(object: T, phase: string, now: string): T {
+  const status = statusOf(object);
+  status.phase = phase;
+  const stamps = (status.phaseTransitionTimestamps as Record<string, unknown>[] | undefined) ?? [];
+  status.phaseTransitionTimestamps = [...stamps, { phase, phaseTransitionTimestamp: now }];
+  return object;
 }
 
 /** The object's `spec` as a record ({} when missing; not attached). */
@@ -175,7 +182,7 @@ export function deleteIfPresent(store: Store, kind: KindInfo, namespace: string 
 
 /** The clock's time as an RFC 3339 timestamp with second precision, as Kubernetes prints it. */
 export function timestamp(date: Date): string {
-  return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
+  return rfc3339(date);
 }
 
 /** The conditions a healthy kubelet reports on its Node (host or guest), stamped `now`. */

@@ -14,6 +14,13 @@ export interface HarvesterDelays {
   pvcBind: number;
   /** KeyPair fingerprint + validated condition. Stage `keypair-validated`. @default 0 */
   keyPairValidate: number;
+  /** Live migration: memory copied, the VMI switches to the target host. Stage `vmi-migration-complete`. @default 1000 */
+  migration: number;
+  /**
+   * How long a migration waits for a target host before it fails (KubeVirt's
+   * migrations.unschedulablePendingTimeoutSeconds). Stage `vmim-unschedulable`. @default 300000
+   */
+  migrationUnschedulableTimeout: number;
 }
 
 /** Defaults of HarvesterDelays: short enough for tests on a real clock, long enough to observe each phase. */
@@ -24,6 +31,8 @@ export const DEFAULT_DELAYS: HarvesterDelays = {
   imageImport: 2000,
   pvcBind: 0,
   keyPairValidate: 0,
+  migration: 1000,
+  migrationUnschedulableTimeout: 300_000,
 };
 
 /** An inclusive IPv4 range handed out by the simulated DHCP server of a VM network. */

@@ -1,7 +1,8 @@
 /**
  * KubeVirt's VirtualMachine status, derived from the VM and its VMI (kubevirt pkg/virt-controller/watch/vm.go
- * semantics, reduced): `created`, `ready`, `printableStatus`, `runStrategy`, generations and the conditions
- * Ready / PodScheduled / AgentConnected copied from the VMI.
+ * semantics, reduced): `created`, `ready`, `printableStatus` (Migrating while a live migration runs),
+ * `runStrategy`, generations and the conditions Ready / PodScheduled / LiveMigratable / AgentConnected copied
+ * from the VMI.
  */
 import { KubeObject } from '../api/types';
 import { Condition, dropCondition, field, findCondition, isDeleting, setCondition } from './object-util';
@@ -33,6 +34,8 @@ export function printableStatus(vm: KubeObject, vmi: KubeObject | undefined): st
   if (!vmi) return wantsRunning(runStrategyOf(vm)) ? 'Starting' : 'Stopped';
   if (isDeleting(vmi)) return 'Stopping';
   const phase = field<string>(vmi, 'status', 'phase');
+  const migration = field<Record<string, unknown>>(vmi, 'status', 'migrationState');
+  if (phase === 'Running' && migration && migration.completed !== true) return 'Migrating';
   if (phase === 'Running') return 'Running';
   if (findCondition(vmi, 'PodScheduled')?.status === 'False') return 'ErrorUnschedulable';
   if (phase === 'Failed') return 'CrashLoopBackOff';
@@ -62,7 +65,7 @@ export function desiredVmStatus(vm: KubeObject, vmi: KubeObject | undefined, now
   } else {
     conditions = setCondition(conditions, { type: 'Ready', status: 'False', reason: 'PodNotReady' }, now);
   }
-  for (const type of ['PodScheduled', 'AgentConnected']) {
+  for (const type of ['PodScheduled', 'LiveMigratable', 'AgentConnected']) {
     const fromVmi = vmi ? findCondition(vmi, type) : undefined;
     if (fromVmi && !(type === 'PodScheduled' && fromVmi.status === 'True')) {
       conditions = setCondition(conditions, { type, status: fromVmi.status, reason: fromVmi.reason, message: fromVmi.message }, now);

@@ -5,9 +5,11 @@
  * 2. `vmi-scheduling`     Pending      → phase Scheduling (virt-launcher pod created)       (no delay)
  * 3. `vmi-unschedulable`  Scheduling, no host fits → condition PodScheduled=False/Unschedulable (no delay)
  * 4. `vmi-scheduled`      Scheduling, a host fits  → phase Scheduled, status.nodeName         (delays.vmiSchedule)
- * 5. `vmi-running`        Scheduled    → phase Running, Ready, NICs with MACs but no IP     (delays.vmiBoot)
+ * 5. `vmi-running`        Scheduled    → phase Running, Ready, LiveMigratable (False unless every PVC is
+ *                                        ReadWriteMany), NICs with MACs but no IP           (delays.vmiBoot)
  * 6. `vmi-guest-agent`    Running, cloud-init installs+starts qemu-guest-agent, not yet connected
  *                                      → AgentConnected, IPv4 on each NIC, guestOSInfo      (delays.guestAgent)
+ * Live migration rows (abort, start before the guest agent; complete after it) are in vmi-migration-stages.ts.
  *
  * Field names follow KubeVirt v1 VMI status (see shared examples virtualmachineinstances_*.yaml).
  */
@@ -18,6 +20,7 @@ import { LABEL_KUBEVIRT_NODE_NAME } from './names';
 import {
   Condition,
   dropCondition,
+  enterPhase,
   field,
   findCondition,
   isDeleting,
@@ -33,6 +36,7 @@ import { addressesInUse, macFor, networkBlock, nicsOf, persistedMacs, pickAddres
 import { linkLocalFromMac } from './hashing';
 import { parseIPv4 } from './ipv4';
 import { Clock } from '../clock';
+import { vmiMigrationStages } from './vmi-migration-stages';
 
 /** What the VMI stages need from their surroundings. */
 export interface VmiStageContext {
@@ -50,20 +54,32 @@ function specOfVmi(vmi: KubeObject): Record<string, unknown> {
   return (vmi.spec ?? {}) as Record<string, unknown>;
 }
 
-function enterPhase(vmi: KubeObject, phase: string, now: string): void {
-  const status = statusOf(vmi);
-  status.phase = phase;
-  const stamps = (status.phaseTransitionTimestamps as Record<string, unknown>[] | undefined) ?? [];
-  status.phaseTransitionTimestamps = [...stamps, { phase, phaseTransitionTimestamp: now }];
+/** Claim names of the VMI's PVC and DataVolume volumes. */
+function claimsOf(vmi: KubeObject): string[] {
+  const volumes = (specOfVmi(vmi).volumes as Record<string, unknown>[] | undefined) ?? [];
+  return volumes
+    .map((v) => field<string>(v, 'persistentVolumeClaim', 'claimName') ?? field<string>(v, 'dataVolume', 'name'))
+    .filter((c): c is string => Boolean(c));
 }
 
 function missingClaim(ctx: VmiStageContext, vmi: KubeObject): string | undefined {
-  const volumes = (specOfVmi(vmi).volumes as Record<string, unknown>[] | undefined) ?? [];
-  for (const volume of volumes) {
-    const claim = field<string>(volume, 'persistentVolumeClaim', 'claimName') ?? field<string>(volume, 'dataVolume', 'name');
-    if (claim && !ctx.store.get(ctx.kinds.pvc, vmi.metadata.namespace, claim)) return claim;
+  return claimsOf(vmi).find((claim) => !ctx.store.get(ctx.kinds.pvc, vmi.metadata.namespace, claim));
+}
+
+/**
+ * KubeVirt's LiveMigratable condition for the volume rule (virt-controller checkVolumesForMigration): every
+ * PVC must be shared (ReadWriteMany), as the node driver's Longhorn volumes are.
+ */
+function liveMigratable(ctx: VmiStageContext, vmi: KubeObject): Pick<Condition, 'type' | 'status' | 'reason' | 'message'> {
+  for (const claim of claimsOf(vmi)) {
+    const pvc = ctx.store.get(ctx.kinds.pvc, vmi.metadata.namespace, claim);
+    const modes = field<string[]>(pvc, 'spec', 'accessModes') ?? [];
+    if (!modes.includes('ReadWriteMany')) {
+      const message = `cannot migrate VMI: PVC ${claim} is not shared, live migration requires that all PVCs must be shared (using ReadWriteMany access mode)`;
+      return { type: 'LiveMigratable', status: 'False', reason: 'DisksNotLiveMigratable', message };
+    }
   }
-  return undefined;
+  return { type: 'LiveMigratable', status: 'True' };
 }
 
 /** Where the VMI's pod would go now (or why it cannot go anywhere). */
@@ -109,6 +125,7 @@ function interfaceStatus(ctx: VmiStageContext, vmi: KubeObject, withIp: boolean)
 /** The stage table of the VMI lifecycle. Delays are read live from `ctx.options.delays`. */
 export function vmiStages(ctx: VmiStageContext): Stage[] {
   const now = (): string => timestamp(ctx.clock.now());
+  const migration = vmiMigrationStages(ctx);
   return [
     {
       name: 'vmi-pending',
@@ -175,13 +192,15 @@ export function vmiStages(ctx: VmiStageContext): Stage[] {
         enterPhase(vmi, 'Running', at);
         const status = statusOf(vmi);
         let list = setCondition(conditions(vmi), { type: 'Ready', status: 'True' }, at);
-        list = setCondition(list, { type: 'LiveMigratable', status: 'True' }, at);
+        list = setCondition(list, liveMigratable(ctx, vmi), at);
         status.conditions = list;
         status.interfaces = interfaceStatus(ctx, vmi, false);
         status.qosClass = 'Burstable';
         return vmi;
       },
     },
+    migration.abort,
+    migration.start,
     {
       name: 'vmi-guest-agent',
       when: (vmi) =>
@@ -205,5 +224,6 @@ export function vmiStages(ctx: VmiStageContext): Stage[] {
         return vmi;
       },
     },
+    migration.complete,
   ];
 }

@@ -3,3 +3,4 @@ export * from './rules';
 export * from './journal';
 export * from './controller';
 export * from './responses';
+export * from './load';

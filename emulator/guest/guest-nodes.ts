@@ -29,7 +29,7 @@ import {
   LABEL_ZONE_BETA,
   TAINT_UNINITIALIZED,
 } from '../controllers/names';
-import { clone, deleteIfPresent, field, healthyNodeConditions, isDeleting, writeChanges } from '../controllers/object-util';
+import { clone, deleteIfPresent, field, healthyNodeConditions, isDeleting, timestamp, writeChanges } from '../controllers/object-util';
 import { parseIPv4 } from '../controllers/ipv4';
 import { parseQuantity } from '../controllers/quantity';
 import { Controller, ErrorSink } from '../controllers/runtime';
@@ -93,7 +93,7 @@ export function createGuestNodeController(ctx: GuestNodeContext): Controller {
   }
 
   function register(name: string, vm: KubeObject, vmi: KubeObject | undefined): void {
-    const now = clock.now().toISOString().replace(/\.\d{3}Z$/, 'Z');
+    const now = timestamp(clock.now());
     const capacity = capacityOf(vm);
     const node: KubeObject = {
       apiVersion: 'v1',

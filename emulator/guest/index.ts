@@ -6,12 +6,11 @@
  */
 import { Clock } from '../clock';
 import { StatusError } from '../api/errors';
-import { AdmissionHook, Store } from '../api/types';
+import { Store } from '../api/types';
 import { guestKinds, harvesterKinds } from '../controllers/kinds';
 import { Controller, ControllerError, ErrorLog } from '../controllers/runtime';
 import { createGuestNodeController } from './guest-nodes';
 import { GuestDelays, GuestOptions, resolveGuestOptions, ResolvedGuestOptions } from './options';
-import { serviceAllocationHook } from './service-allocation';
 import { createServiceLbController, GuestEvent } from './service-lb';
 
 export { DEFAULT_GUEST_DELAYS } from './options';
@@ -53,10 +52,6 @@ export function installGuestCluster(guestStore: Store, harvesterStore: Store, cl
       if (!(err instanceof StatusError && err.code === 409)) throw err;
     }
   }
-  const hook = serviceAllocationHook();
-  const guardedHook: AdmissionHook = { ...hook, mutate: (req) => (running ? hook.mutate!(req) : undefined) };
-  guestStore.addAdmissionHook(guardedHook);
-
   const ctx = { guest: guestStore, harvester: harvesterStore, guestKinds: gk, harvesterKinds: hk, clock, options: resolved, errors: errorLog };
   const controllers: Controller[] = [
     createGuestNodeController(ctx),

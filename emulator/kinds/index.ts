@@ -6,6 +6,7 @@
  * Printer columns follow the CRD convention: the NAME column is implicit and comes first; `printerColumns`
  * lists the columns after it.
  */
+import { deepFreeze } from '../api/store-json';
 import { KindInfo, KindRegistry } from '../api/types';
 import { configMapKind } from './core/config-map';
 import { namespaceKind } from './core/namespace';
@@ -19,6 +20,7 @@ import { settingKind } from './harvester/setting';
 import { virtualMachineImageKind } from './harvester/virtual-machine-image';
 import { virtualMachineKind } from './kubevirt/virtual-machine';
 import { virtualMachineInstanceKind } from './kubevirt/virtual-machine-instance';
+import { virtualMachineInstanceMigrationKind } from './kubevirt/virtual-machine-instance-migration';
 import { ipPoolKind } from './loadbalancer/ip-pool';
 import { loadBalancerKind } from './loadbalancer/load-balancer';
 import { StaticKindRegistry } from './registry';
@@ -40,6 +42,7 @@ export {
   storageClassKind,
   virtualMachineImageKind,
   virtualMachineInstanceKind,
+  virtualMachineInstanceMigrationKind,
   virtualMachineKind,
 };
 
@@ -53,6 +56,7 @@ export const KINDS = {
   persistentVolumeClaim: persistentVolumeClaimKind,
   virtualMachine: virtualMachineKind,
   virtualMachineInstance: virtualMachineInstanceKind,
+  virtualMachineInstanceMigration: virtualMachineInstanceMigrationKind,
   virtualMachineImage: virtualMachineImageKind,
   keyPair: keyPairKind,
   setting: settingKind,
@@ -62,13 +66,6 @@ export const KINDS = {
   storageClass: storageClassKind,
 } as const satisfies Record<string, KindInfo>;
 
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const v of Object.values(value)) deepFreeze(v);
-  }
-  return value;
-}
 // Every store, server and test shares these objects; freezing turns an accidental edit into a TypeError.
 for (const k of Object.values(KINDS)) deepFreeze(k);
 

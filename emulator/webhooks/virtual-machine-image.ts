@@ -15,6 +15,7 @@ import { HarvesterKinds } from '../controllers/kinds';
 import { LABEL_IMAGE_DISPLAY_NAME } from '../controllers/names';
 import { deepEqual, field, isDeleting, labelsOf } from '../controllers/object-util';
 import { HARVESTER_MUTATOR, HARVESTER_VALIDATOR, denyConflict, denyInvalid } from './admission';
+import { labelValueErrors } from '../api/store-names';
 
 const DEFAULT_SC_PARAMETERS: Record<string, string> = { numberOfReplicas: '3', staleReplicaTimeout: '30', migratable: 'true' };
 const ALLOWED_SC_PARAMETERS = new Set([
@@ -32,7 +33,6 @@ const ALLOWED_SC_PARAMETERS = new Set([
   'csi.storage.k8s.io/node-publish-secret-namespace',
 ]);
 
-const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
 
 function spec(image: KubeObject): Record<string, unknown> {
   return (image.spec ?? {}) as Record<string, unknown>;
@@ -42,7 +42,7 @@ function mutate(req: AdmissionRequest): void {
   const image = req.object;
   if (!image || req.operation === 'DELETE' || isDeleting(image)) return;
   const s = spec(image);
-  if (typeof s.displayName === 'string' && s.displayName && LABEL_VALUE.test(s.displayName) && s.displayName.length <= 63) {
+  if (typeof s.displayName === 'string' && s.displayName && labelValueErrors(s.displayName).length === 0) {
     labelsOf(image, true)[LABEL_IMAGE_DISPLAY_NAME] = s.displayName;
   }
   if (req.operation === 'CREATE' && (s.backend ?? 'backingimage') === 'backingimage') {
@@ -55,20 +55,9 @@ function mutate(req: AdmissionRequest): void {
   }
 }
 
-function labelValueErrors(value: string): string[] {
-  const errs: string[] = [];
-  if (value.length > 63) errs.push('must be no more than 63 characters');
-  if (!LABEL_VALUE.test(value)) {
-    errs.push(
-      "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')",
-    );
-  }
-  return errs;
-}
-
 function checkDisplayNameUnique(req: AdmissionRequest, kinds: HarvesterKinds, image: KubeObject): void {
   const name = String(spec(image).displayName);
-  if (!LABEL_VALUE.test(name) || name.length > 63) return;
+  if (labelValueErrors(name).length > 0) return;
   const same = req.store.list(kinds.image, { namespace: image.metadata.namespace, labelSelector: `${LABEL_IMAGE_DISPLAY_NAME}=${name}` }).items;
   if (same.some((other) => other.metadata.uid !== image.metadata.uid && other.metadata.name !== image.metadata.name)) {
     throw denyConflict(HARVESTER_VALIDATOR, 'A resource with the same name exists');

@@ -4,10 +4,11 @@
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { extname, join } from 'node:path';
 import { guideText, parseArgs, UsageError } from '../../emulator/cli';
+import { loadFaultRules } from '../../emulator/faults/load';
 import { runKubectl } from '../support/kubectl';
 
 /** node arguments that run the CLI from source (ts-node) or from dist, whichever this test runs from. */
@@ -17,7 +18,12 @@ function cliCommand(): string[] {
   return ext === '.ts' ? ['-r', 'ts-node/register/transpile-only', cli] : [cli];
 }
 
-function runCli(args: string[], timeoutMs = 30_000): { done: Promise<{ code: number | null; stdout: string; stderr: string }>; child: ReturnType<typeof spawn>; output: () => string } {
+function runCli(args: string[], timeoutMs = 30_000): {
+  done: Promise<{ code: number | null; stdout: string; stderr: string }>;
+  child: ReturnType<typeof spawn>;
+  output: () => string;
+  stderr: () => string;
+} {
   const child = spawn(process.execPath, [...cliCommand(), ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
@@ -30,7 +36,7 @@ function runCli(args: string[], timeoutMs = 30_000): { done: Promise<{ code: num
       resolve({ code, stdout, stderr });
     }),
   );
-  return { done, child, output: () => stdout };
+  return { done, child, output: () => stdout, stderr: () => stderr };
 }
 
 describe('harvester-emulator CLI', function () {
@@ -53,10 +59,34 @@ describe('harvester-emulator CLI', function () {
       'unknown flag': { args: ['--kubeconfig', 'k', '--frobnicate'], want: /unknown flag --frobnicate/ },
       'value missing': { args: ['--kubeconfig'], want: /--kubeconfig needs a value/ },
       'guest flag without guest kubeconfig': { args: ['--kubeconfig', 'k', '--guest-ccm-version', 'v1'], want: /--guest-ccm-version needs --guest-kubeconfig PATH/ },
+      'ccm version not a version': { args: ['--kubeconfig', 'k', '--guest-kubeconfig', 'g', '--guest-ccm-version', 'latest'], want: /--guest-ccm-version must be a version like v0\.2\.7 \(got "latest"\)/ },
+      'kubelet version not a version': { args: ['--kubeconfig', 'k', '--guest-kubeconfig', 'g', '--guest-kubelet-version', '1.32'], want: /--guest-kubelet-version must be a version like v1\.32\.4\+rke2r1 \(got "1\.32"\)/ },
     };
     for (const [reason, c] of Object.entries(bad)) {
       assert.throws(() => parseArgs(c.args), (e: unknown) => e instanceof UsageError && c.want.test(e.message), reason);
     }
+  });
+
+  it('--faults names a rules file; the loader reads YAML or JSON and names the broken rule', () => {
+    assert.equal(parseArgs(['--kubeconfig', 'k', '--faults', 'rules.yaml']).faultsPath, 'rules.yaml');
+    const file = join(dir, 'rules.yaml');
+    writeFileSync(file, '- name: throttle\n  match: {verb: list, resource: nodes}\n  action: {type: error, code: 429, retryAfterSeconds: 1}\n  probability: 0.5\n- action: {type: latency, ms: 20}\n');
+    const rules = loadFaultRules(file);
+    assert.deepEqual(rules.map((r) => r.action.type), ['error', 'latency']);
+    assert.equal(rules[0].probability, 0.5);
+    writeFileSync(file, JSON.stringify({ rules: [{ action: { type: 'watchDrop', mode: 'expire', afterMs: 10 } }] }));
+    assert.deepEqual(loadFaultRules(file)[0].action, { type: 'watchDrop', mode: 'expire', afterMs: 10 });
+    const broken: Record<string, { text: string; want: RegExp }> = {
+      'not a list': { text: 'action: {type: latency, ms: 1}\n', want: /must hold a list of fault rules \(or \{rules: \[\.\.\.\]\}\)/ },
+      'unknown action': { text: '- action: {type: explode}\n', want: /rule #1: action\.type must be one of latency, error, conflict, watchDrop, reset, unauthorized, expireToken \(got "explode"\)/ },
+      'bad numbers': { text: '- action: {type: error, code: 502}\n', want: /rule #1: .*error code must be 429, 500, 503 or 504 \(got 502\)/ },
+      'bad yaml': { text: '- [unclosed\n', want: /is not valid YAML or JSON/ },
+    };
+    for (const [reason, c] of Object.entries(broken)) {
+      writeFileSync(file, c.text);
+      assert.throws(() => loadFaultRules(file), (e: unknown) => e instanceof Error && e.message.startsWith(`faults file ${file}`) && c.want.test(e.message), reason);
+    }
+    assert.throws(() => loadFaultRules(join(dir, 'missing.yaml')), /faults file .*missing\.yaml: cannot read it/);
   });
 
   it('--guide explains how to point kubectl at it, without a second ready line', () => {
@@ -90,5 +120,35 @@ describe('harvester-emulator CLI', function () {
     cli.child.kill('SIGTERM');
     const r = await cli.done;
     assert.equal(r.code, 0, r.stderr);
+  });
+
+  it('--faults injects the file\'s rules from the first request; SIGHUP reloads the file', async () => {
+    const kubeconfig = join(dir, 'kubeconfig-faults');
+    const rules = join(dir, 'faults.yaml');
+    writeFileSync(rules, '- match: {verb: list, resource: nodes}\n  action: {type: error, code: 503}\n  times: 1\n');
+    const cli = runCli(['--kubeconfig', kubeconfig, '--faults', rules, '--seed', '3']);
+    const deadline = Date.now() + 30_000;
+    while (!/ready/.test(cli.output()) && Date.now() < deadline && cli.child.exitCode === null) await new Promise((r) => setTimeout(r, 50));
+    const env = { kubeconfigPath: kubeconfig, cacheDir: join(dir, 'cache-faults'), home: join(dir, 'home') };
+    const first = await runKubectl(env, ['get', 'nodes', '-o', 'name']);
+    assert.equal(first.code, 1);
+    assert.match(first.stderr, /Error from server \(ServiceUnavailable\)/);
+    assert.equal((await runKubectl(env, ['get', 'nodes', '-o', 'name'])).code, 0, 'the rule acted once');
+
+    writeFileSync(rules, '- match: {verb: list, resource: nodes}\n  action: {type: error, code: 500, message: injected after reload}\n  times: 1\n');
+    cli.child.kill('SIGHUP');
+    while (!/faults reloaded/.test(cli.output()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    assert.match(cli.output(), /harvester-emulator faults reloaded from \S+faults\.yaml: 1 rule\n/);
+    const afterReload = await runKubectl(env, ['get', 'nodes', '-o', 'name']);
+    assert.equal(afterReload.code, 1);
+    assert.match(afterReload.stderr, /Internal error occurred: injected after reload/);
+
+    // A broken file on reload keeps the running rules and says why on stderr.
+    writeFileSync(rules, '- action: {type: nope}\n');
+    cli.child.kill('SIGHUP');
+    while (!/not reloaded/.test(cli.stderr()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    assert.match(cli.stderr(), /harvester-emulator: faults not reloaded: faults file \S+: rule #1: action\.type must be one of/);
+    cli.child.kill('SIGTERM');
+    assert.equal((await cli.done).code, 0);
   });
 });

@@ -135,6 +135,31 @@ for (const version of ['v0.2.7', 'v0.1.5']) {
       assert.deepEqual(taints(after), []);
     });
 
+    it(modern ? 'follows a live migration to another zone (the VMI controller re-initialises the Node)' : 'keeps the initial zone after a live migration (no VMI controller below v0.2.0)', async () => {
+      w.sim.store.create(w.sim.kinds.vm, clusterVm('gc1-pool1-m'));
+      await w.run(300);
+      const source = String((w.sim.store.get(w.sim.kinds.vmi, 'default', 'gc1-pool1-m')!.status as any).nodeName);
+      const before = node(w, 'gc1-pool1-m')!.metadata.labels!['topology.kubernetes.io/zone'];
+      assert.equal(before, w.sim.store.get(w.sim.kinds.node, undefined, source)!.metadata.labels!['topology.kubernetes.io/zone']);
+      // WHEN someone migrates the VM (Harvester UI "Migrate" = a VirtualMachineInstanceMigration)
+      w.sim.store.create(w.sim.kinds.vmim, {
+        apiVersion: 'kubevirt.io/v1',
+        kind: 'VirtualMachineInstanceMigration',
+        metadata: { name: 'move-m', namespace: 'default' },
+        spec: { vmiName: 'gc1-pool1-m' },
+      });
+      await w.run(3000);
+      assert.equal((w.sim.store.get(w.sim.kinds.vmim, 'default', 'move-m')!.status as any).phase, 'Succeeded');
+      const target = String((w.sim.store.get(w.sim.kinds.vmi, 'default', 'gc1-pool1-m')!.status as any).nodeName);
+      assert.notEqual(target, source);
+      const targetZone = w.sim.store.get(w.sim.kinds.node, undefined, target)!.metadata.labels!['topology.kubernetes.io/zone'];
+      assert.notEqual(targetZone, before);
+      const after = node(w, 'gc1-pool1-m')!;
+      assert.equal(after.metadata.labels!['topology.kubernetes.io/zone'], modern ? targetZone : before);
+      assert.equal(after.metadata.labels!['failure-domain.beta.kubernetes.io/zone'], modern ? targetZone : before);
+      assert.deepEqual(taints(after), []);
+    });
+
     it('turns a LoadBalancer Service into a Harvester LoadBalancer and reports its address back', async () => {
       globalPool(w.sim);
       w.sim.store.create(w.sim.kinds.vm, clusterVm('gc1-pool1-c'));

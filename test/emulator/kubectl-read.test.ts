@@ -40,8 +40,9 @@ describe('kubectl reads (conformance)', function () {
   it('get nodes: aggregated discovery with its exact content type, then a Table list', async () => {
     const mark = t.emulator.journal.mark();
     const out = await t.kubectlOk(['get', 'nodes']);
-    assert.match(out.split('\n')[0], /^NAME\s+AGE\s+VERSION\s*$/);
-    assert.match(out, /^harvester-node-0\s+\d+[smhd]\S*\s+v1\.\d+\.\d+\S*$/m);
+    // The apiserver's node printer: STATUS and ROLES are computed, INTERNAL-IP and the rest only with -o wide.
+    assert.match(out.split('\n')[0], /^NAME\s+STATUS\s+ROLES\s+AGE\s+VERSION\s*$/);
+    assert.match(out, /^harvester-node-0\s+Ready\s+control-plane,etcd,master\s+\d+[smhd]\S*\s+v1\.\d+\.\d+\S*$/m);
     const j = t.emulator.journal;
     const api = j.entries({ since: mark, path: '/api' })[0];
     assert.equal(api?.contentType, AGGREGATED_V2, j.format({ since: mark }));

@@ -115,7 +115,12 @@ spec:
     assert.deepEqual(t.emulator.store.get(KINDS.secret, 'default', 'imp-secret')!.data, { password: Buffer.from('s3cret').toString('base64') });
     assert.ok(t.emulator.store.get(KINDS.namespace, undefined, 'imp-ns'));
     const svc = t.emulator.store.get(KINDS.service, 'default', 'imp-svc')!;
-    assert.deepEqual((svc.spec as Record<string, unknown>).ports, [{ name: '80-8080', protocol: 'TCP', port: 80, targetPort: 8080 }]);
+    const [port] = (svc.spec as Record<string, any>).ports;
+    assert.deepEqual({ ...port, nodePort: undefined }, { name: '80-8080', protocol: 'TCP', port: 80, targetPort: 8080, nodePort: undefined });
+    assert.ok(port.nodePort >= 30000 && port.nodePort <= 32767, 'the apiserver allocates a node port');
+    assert.match((svc.spec as Record<string, any>).clusterIP, /^10\.43\./);
+    // kubectl get svc shows what the apiserver allocated
+    assert.match(await t.kubectlOk(['get', 'svc', 'imp-svc']), /imp-svc\s+LoadBalancer\s+10\.43\.\d+\.\d+\s/);
   });
 
   it('label, then label with a stale --resource-version gets 409 Conflict', async () => {

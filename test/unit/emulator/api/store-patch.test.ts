@@ -51,7 +51,8 @@ describe('ObjectStore patch (json, merge, strategic)', () => {
     const { store } = newStore();
     store.create(svcKind, svc('s1', { ports: [{ port: 80, name: 'http' }, { port: 443, name: 'https' }] }));
     const out = store.patch(svcKind, 'default', 's1', 'strategic', { spec: { ports: [{ port: 443, targetPort: 8443 }, { port: 80, $patch: 'delete' }] } }).object;
-    assert.deepEqual((out.spec as Record<string, unknown>).ports, [{ port: 443, name: 'https', targetPort: 8443 }]);
+    // protocol was defaulted on create (the Service strategy), the patch changed only targetPort.
+    assert.deepEqual((out.spec as Record<string, unknown>).ports, [{ port: 443, name: 'https', protocol: 'TCP', targetPort: 8443 }]);
   });
 
   it('a patch may not change name, apiVersion or kind (400)', () => {

@@ -38,7 +38,7 @@ describe('ObjectStore update (PUT)', () => {
     const { store } = newStore();
     store.create(svcKind, svc('s1'));
     const out = store.update(svcKind, svc('s1', { ports: [{ port: 443 }] }));
-    assert.deepEqual(spec(out).ports, [{ port: 443 }]);
+    assert.deepEqual(spec(out).ports, [{ port: 443, protocol: 'TCP', targetPort: 443 }]);
   });
 
   it('409 Conflict on a stale resourceVersion', () => {

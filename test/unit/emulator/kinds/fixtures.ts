@@ -133,6 +133,17 @@ const VALID: Record<KindKey, KubeObject> = {
       phaseTransitionTimestamps: [{ phase: 'Running', phaseTransitionTimestamp: '2026-01-01T00:01:30Z' }],
     },
   },
+  virtualMachineInstanceMigration: {
+    apiVersion: 'kubevirt.io/v1',
+    kind: 'VirtualMachineInstanceMigration',
+    metadata: { name: 'prod-workers-7xk2p-q9d4m-migrate', namespace: 'default', labels: { 'kubevirt.io/vmi-name': 'prod-workers-7xk2p-q9d4m' } },
+    spec: { vmiName: 'prod-workers-7xk2p-q9d4m' },
+    status: {
+      phase: 'Succeeded',
+      phaseTransitionTimestamps: [{ phase: 'Succeeded', phaseTransitionTimestamp: '2026-01-01T00:03:00Z' }],
+      migrationState: { sourceNode: 'harvester-node-1', targetNode: 'harvester-node-2', completed: true, endTimestamp: '2026-01-01T00:03:00Z' },
+    },
+  },
   virtualMachineImage: {
     apiVersion: 'harvesterhci.io/v1beta1',
     kind: 'VirtualMachineImage',
@@ -267,6 +278,8 @@ export const BROKEN_CASES: BrokenCase[] = [
   broken('virtualMachineInstance', 'ipAddresses as string', (o) => (o.status.interfaces[0].ipAddresses = '10.0.20.31'), { cause: { reason: 'FieldValueTypeInvalid', field: 'status.interfaces[0].ipAddresses' } }),
   broken('virtualMachineInstance', 'claim without claimName', (o) => (o.spec.volumes[1].persistentVolumeClaim = { readOnly: true }), { cause: { reason: 'FieldValueRequired', field: 'spec.volumes[1].persistentVolumeClaim.claimName' } }),
   broken('virtualMachineInstance', 'unknown status field', (o) => (o.status.ip = '10.0.20.31'), { unknownField: 'status.ip' }),
+  broken('virtualMachineInstanceMigration', 'vmiName as number', (o) => (o.spec.vmiName = 7), { cause: { reason: 'FieldValueTypeInvalid', field: 'spec.vmiName' } }),
+  broken('virtualMachineInstanceMigration', 'unknown spec field', (o) => (o.spec.targetNode = 'harvester-node-2'), { unknownField: 'spec.targetNode' }),
 ];
 
 /** Broken variants of the core kinds (no CRD to compare with; unit-tested only). */

@@ -60,6 +60,7 @@ describe('kind registry', () => {
       ['storageClass', false, false, false, true, true, ['sc']],
       ['virtualMachine', true, true, true, false, false, ['vm', 'vms']],
       ['virtualMachineInstance', true, true, true, false, false, ['vmi', 'vmis']],
+      ['virtualMachineInstanceMigration', true, true, true, false, false, ['vmim', 'vmims']],
       // Harvester's and Multus' CRDs declare no status subresource.
       ['virtualMachineImage', true, false, true, false, false, ['vmimage', 'vmimages']],
       ['keyPair', true, false, true, false, false, ['kp', 'kps']],
@@ -89,7 +90,8 @@ describe('kind registry', () => {
     assert.equal(KINDS.secret.smpMergeKeys?.['data'], undefined);
   });
 
-  it('printer columns mirror the CRDs (LoadBalancer, IPPool, Setting)', () => {
+  it('printer columns mirror the CRDs (LoadBalancer, IPPool, Setting, VirtualMachineInstanceMigration)', () => {
+    assert.deepEqual(KINDS.virtualMachineInstanceMigration.printerColumns?.map((c) => [c.name, c.jsonPath]), [['Phase', '.status.phase'], ['VMI', '.spec.vmiName']]);
     assert.deepEqual(KINDS.loadBalancer.printerColumns?.map((c) => c.name), ['DESCRIPTION', 'WORKLOADTYPE', 'IPAM', 'ADDRESS', 'AGE']);
     assert.deepEqual(KINDS.ipPool.printerColumns?.map((c) => c.jsonPath), ['.spec.description', '.spec.ranges', '.spec.selector.priority', '.metadata.creationTimestamp']);
     assert.deepEqual(KINDS.setting.printerColumns, [{ name: 'VALUE', type: 'string', jsonPath: '.value' }]);
