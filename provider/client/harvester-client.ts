@@ -31,7 +31,7 @@ import { makeTransport } from './transport';
 /** Options of HarvesterClient.connect. */
 export interface ConnectOptions {
   /**
-   * A kubeconfig file path, or the kubeconfig content itself (e.g. from a Pulumi secret).
+   * A kubeconfig file path, or the kubeconfig content itself, plain or base64-encoded (e.g. from a Pulumi secret).
    * @default $KUBECONFIG, then ~/.kube/config
    */
   kubeconfig?: string;

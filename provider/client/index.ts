@@ -4,7 +4,7 @@
  *
  * Connecting
  *   `HarvesterClient.connect({ kubeconfig?, context?, logger?, retry?, sleep?, random? }) → Promise<HarvesterClient>`
- *   `kubeconfig` is a path or the YAML itself (a Pulumi secret); unset: $KUBECONFIG, then ~/.kube/config.
+ *   `kubeconfig` is a path or the YAML itself, plain or base64 (a Pulumi secret); unset: $KUBECONFIG, then ~/.kube/config.
  *   TLS is verified unless the kubeconfig's cluster says insecure-skip-tls-verify (then a warning is logged).
  *   Rancher-issued kubeconfigs (token auth, https://rancher/k8s/clusters/<id>) work as they are.
  *

@@ -1,6 +1,6 @@
 /**
  * Loads and validates a kubeconfig, the way kubectl finds it: the `kubeconfig` option (a file path, or the YAML
- * itself, e.g. a Pulumi secret), else $KUBECONFIG (several files merged, first one wins), else ~/.kube/config.
+ * itself, e.g. a Pulumi secret, also base64-encoded), else $KUBECONFIG (several files merged, first one wins), else ~/.kube/config.
  * Problems are reported with the field path (`clusters[0].cluster.server is missing`) and never quote the
  * document, since it holds credentials. Secret values found in it are registered with redact.ts.
  *
@@ -66,10 +66,24 @@ function fail(source: string, problem: string, fix: string): never {
   throw new KubeConfigError({ code: 'KubeConfigInvalid', summary: `Kubeconfig (${source}): ${problem}`, fix });
 }
 
-/** True when the option holds kubeconfig content rather than a path. */
-export function looksLikeContent(value: string): boolean {
+function looksLikeDocument(value: string): boolean {
   const t = value.trim();
   return t.includes('\n') || t.startsWith('{') || /^(apiVersion|kind|clusters|contexts|users|current-context)\s*:/.test(t);
+}
+
+/** The kubeconfig inside a base64 string (the node driver and the Terraform provider accept that form), if it is one. */
+function fromBase64(value: string): string | undefined {
+  const t = value.replace(/\s+/g, '');
+  if (t.length < 16 || t.length % 4 !== 0 || !/^[A-Za-z0-9+/]+={0,2}$/.test(t)) return undefined;
+  const text = Buffer.from(t, 'base64').toString('utf8');
+  // A path can also be valid base64: only text that starts like a kubeconfig counts (no binary noise).
+  if (/[\u0000-\u0008\u000e-\u001f\ufffd]/.test(text)) return undefined;
+  return /^\s*(\{|(apiVersion|kind|clusters|contexts|users|current-context|preferences)\s*:)/.test(text) ? text : undefined;
+}
+
+/** True when the option holds kubeconfig content (YAML, JSON, or either in base64) rather than a path. */
+export function looksLikeContent(value: string): boolean {
+  return looksLikeDocument(value) || fromBase64(value) !== undefined;
 }
 
 function parseDoc(text: string, source: string): Doc {
@@ -105,7 +119,10 @@ function collectParts(options: KubeConfigOptions): Part[] {
   if (given !== undefined && given.trim() !== '') {
     if (looksLikeContent(given)) {
       registerSecret(given, { lines: false });
-      return [{ doc: parseDoc(given, 'inline kubeconfig'), source: 'inline kubeconfig' }];
+      const decoded = looksLikeDocument(given) ? undefined : fromBase64(given);
+      if (decoded === undefined) return [{ doc: parseDoc(given, 'inline kubeconfig'), source: 'inline kubeconfig' }];
+      registerSecret(decoded, { lines: false });
+      return [{ doc: parseDoc(decoded, 'inline kubeconfig (base64)'), source: 'inline kubeconfig (base64)' }];
     }
     const file = path.resolve(expandHome(given.trim(), home));
     const shown = /^[\w~./\\: -]{1,4096}$/.test(given.trim()) ? `file ${file}` : 'the kubeconfig option';

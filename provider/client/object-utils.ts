@@ -38,14 +38,15 @@ export interface Difference {
 
 /**
  * The first place where `desired` is not contained in `live`, or undefined. Objects: every key of desired
- * must be contained in live's value (live may have more keys). Arrays: same length, each element contained.
- * Scalars: equal.
+ * must be contained in live's value (live may have more keys). Arrays: each element contained in live's
+ * element at the same position; live may be longer, because mutating webhooks append (Harvester ANDs its
+ * cluster-network expression into every node selector term of a VM). Scalars: equal.
  */
 export function firstDifference(desired: unknown, live: unknown, path = ''): Difference | undefined {
   if (desired === undefined) return undefined;
   if (desired !== null && typeof desired === 'object') {
     if (Array.isArray(desired)) {
-      if (!Array.isArray(live) || live.length !== desired.length) return { path: path || '.', desired, live };
+      if (!Array.isArray(live) || live.length < desired.length) return { path: path || '.', desired, live };
       for (let i = 0; i < desired.length; i++) {
         const d = firstDifference(desired[i], live[i], `${path}[${i}]`);
         if (d) return d;

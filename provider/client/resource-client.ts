@@ -6,7 +6,7 @@
  *     many objects) pages through `continue` tokens and restarts if one expires.
  *  2. Creates are not repeated blindly: after an ambiguous failure (5xx, reset) the object is read back first,
  *     since the first POST may have landed. AlreadyExists returns the live object only if it is ours and
- *     contains everything we asked for.
+ *     contains everything we asked for (server additions, including entries appended to lists, are fine).
  *  3. Writes touch only what we own: merge patches carry only the caller's fields; server-side apply uses
  *     field manager `harvester-iac`; `update` is read-modify-write on the latest version, re-applied on 409,
  *     and always sends back the live `status` (IPPool keeps its allocations there, with no subresource).

@@ -89,6 +89,43 @@ export interface FailureOptions {
   knownKeys?: (path: readonly PropertyKey[]) => readonly string[];
 }
 
+type Def = { type: string; shape?: Record<string, z.ZodType>; innerType?: z.ZodType; in?: z.ZodType; element?: z.ZodType; valueType?: z.ZodType };
+
+function defOf(schema: z.ZodType): Def {
+  return (schema as unknown as { _zod: { def: Def } })._zod.def;
+}
+
+/** The schema with its wrappers (optional, default, nullable, pipe, …) removed. */
+function unwrap(schema: z.ZodType): z.ZodType {
+  let s = schema;
+  for (let def = defOf(s); ; def = defOf(s)) {
+    const inner = def.innerType ?? (def.type === 'pipe' ? def.in : undefined);
+    if (!inner) return s;
+    s = inner;
+  }
+}
+
+/**
+ * schemaKeys returns, for a zod model, the function giving the property names an object at `path` may have
+ * (for "did you mean" hints): it follows objects, arrays and records through optional/default wrappers.
+ */
+export function schemaKeys(model: z.ZodType): (path: readonly PropertyKey[]) => readonly string[] {
+  return (path) => {
+    let s: z.ZodType | undefined = unwrap(model);
+    for (const key of path) {
+      const def: Def = defOf(s);
+      if (def.type === 'object') s = def.shape?.[String(key)];
+      else if (def.type === 'array') s = def.element;
+      else if (def.type === 'record') s = def.valueType;
+      else s = undefined;
+      if (!s) return [];
+      s = unwrap(s);
+    }
+    const def = defOf(s);
+    return def.type === 'object' ? Object.keys(def.shape ?? {}) : [];
+  };
+}
+
 /**
  * issuesToFailures converts zod issues to CheckFailures against the raw inputs: drops issues on unknown
  * values, splits unknown-key issues per key (with a "did you mean" hint), prefixes each reason with its

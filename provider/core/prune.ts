@@ -46,7 +46,9 @@ function join(base: string, key: string | number): string {
  */
 export function diffPaths(desired: unknown, live: unknown, base = ''): PathDifference[] {
   if (isPlainObject(desired) && isPlainObject(live)) {
-    const keys = [...new Set([...Object.keys(desired), ...Object.keys(live)])].sort();
+    const keys = Object.keys(desired);
+    for (const k of Object.keys(live)) if (!Object.prototype.hasOwnProperty.call(desired, k)) keys.push(k);
+    keys.sort();
     return keys.flatMap((k) => diffPaths(desired[k], live[k], join(base, k)));
   }
   if (Array.isArray(desired) && Array.isArray(live)) {

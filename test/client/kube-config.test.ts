@@ -55,6 +55,16 @@ describe('kubeconfig loading', () => {
     assert.equal(loaded.kubeConfig.getCurrentCluster()?.server, SERVER);
   });
 
+  it('loads base64-encoded content (as the node driver and the Terraform provider accept it)', () => {
+    const encoded = Buffer.from(kubeconfigYaml()).toString('base64');
+    assert.equal(looksLikeContent(encoded), true);
+    const loaded = loadKubeConfig({ kubeconfig: encoded, env: {} });
+    assert.equal(loaded.connection.server, SERVER);
+    assert.equal(loaded.source, 'inline kubeconfig (base64)');
+    assert.equal(looksLikeContent(Buffer.from('/home/me/.kube/config').toString('base64')), false, 'only base64 of a kubeconfig counts');
+    assert.equal(looksLikeContent('/home/user/kube/harvester/config'), false, 'a path that happens to be valid base64 stays a path');
+  });
+
   it('loads a path, with ~ expanded and relative file references resolved', () => {
     fs.writeFileSync(path.join(dir, 'ca.crt'), 'CA');
     const yaml = kubeconfigYaml().replace(/    certificate-authority-data: .*\n/, '    certificate-authority: ca.crt\n');

@@ -202,6 +202,41 @@ describe('retries over HTTP (nock)', () => {
       assert.match(err.fix, /pulumi refresh/);
     });
 
+    it('after a 503, our create is recognised although a webhook appended to its lists (Harvester\'s VM affinity term)', async () => {
+      const { client } = await testClient();
+      const VMS = '/apis/kubevirt.io/v1/namespaces/default/virtualmachines';
+      const pool = { resourceType: 'machine-pool', resourceName: 'pool-a' };
+      const zone = { key: 'topology.kubernetes.io/zone', operator: 'In', values: ['us-east-1a'] };
+      const vm = (exprs: object[]) => ({
+        apiVersion: 'kubevirt.io/v1',
+        kind: 'VirtualMachine',
+        metadata: { name: 'pool-a-0', namespace: 'default', labels: ownerLabels(pool) },
+        spec: { template: { spec: { affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: exprs }] } } } } } },
+      });
+      let posts = 0;
+      nock(SERVER).post(VMS).query(true).reply(() => {
+        posts++;
+        return [503, status(503, 'ServiceUnavailable', 'the server is currently unable to handle the request')];
+      });
+      const served = vm([zone, { key: 'network.harvesterhci.io/mgmt', operator: 'In', values: ['true'] }]);
+      nock(SERVER).get(`${VMS}/pool-a-0`).reply(200, { ...served, metadata: { ...served.metadata, uid: 'vm-uid', resourceVersion: '7' } });
+      const got = await client.virtualMachines.create(vm([zone]) as never, { owner: pool });
+      assert.equal(posts, 1);
+      assert.equal(got.metadata.uid, 'vm-uid');
+    });
+
+    it('409 AlreadyExists with our object missing an entry of a list still says where it differs', async () => {
+      const { client } = await testClient();
+      nock(SERVER).post(LB).query(true).reply(409, status(409, 'AlreadyExists', 'x', { name: 'lb1', kind: 'loadbalancers' }));
+      const fewer = live() as { spec: { listeners: unknown[] } };
+      const wanted = desired() as unknown as { spec: { listeners: unknown[] } };
+      wanted.spec.listeners.push({ name: 'https', port: 443, protocol: 'TCP', backendPort: 8443 });
+      nock(SERVER).get(LB1).reply(200, fewer);
+      const err = await client.loadBalancers.create(wanted as never, { owner }).catch((e) => e);
+      assert.equal(err.code, 'AlreadyExists');
+      assert.match(err.message, /differs at spec\.listeners/);
+    });
+
     it('409 AlreadyExists on an object still being deleted says to wait', async () => {
       const { client } = await testClient();
       nock(SERVER).post(LB).query(true).reply(409, status(409, 'AlreadyExists', 'x', { name: 'lb1', kind: 'loadbalancers' }));

@@ -11,7 +11,7 @@ import type { HarvesterClient } from '../../provider/client/harvester-client';
 import { IPPool, LoadBalancer } from '../../provider/client/objects';
 import { OwnerIdentity, isOwnedBy, ownerLabels } from '../../provider/client/ownership';
 import { requireEmulator, requireLbSubnet, suiteTimeout, TestTarget } from '../support/target';
-import { connect, inRange, ipPool, journal, literal, loadBalancer, PoolRange, poolRange, removeTestPool, startClientTarget } from './client-support';
+import { connect, createTestPool, inRange, journal, literal, loadBalancer, PoolRange, startClientTarget, TestPool } from './client-support';
 
 describe('client: reads and writes, ownership and status (faults injected on the emulator only)', function () {
   this.timeout(suiteTimeout(30_000, 20 * 60_000));
@@ -24,21 +24,18 @@ describe('client: reads and writes, ownership and status (faults injected on the
   /** Load balancers owned by `owner` that exist now (what the owner selector must find). */
   const owned = new Set<string>();
 
+  let testPool: TestPool | undefined;
+
   before(async () => {
     target = await startClientTarget();
     ns = target.fixtures.namespace;
     owner = { resourceType: 'load-balancer', resourceName: target.name('web') };
-    pool = target.name('vip');
-    poolOwner = { resourceType: 'ip-pool', resourceName: pool };
-    if (target.fixtures.lbSubnet) {
-      range = poolRange(target.fixtures.lbSubnet, 0);
-      const { client } = await connect(target);
-      await client.ipPools.create(ipPool(target, pool, range), { owner: poolOwner });
-    }
+    testPool = await createTestPool(target, 0);
+    ({ name: pool, owner: poolOwner, range } = testPool);
   });
   after(async () => {
     try {
-      if (range) await removeTestPool(target, pool, poolOwner);
+      await testPool?.remove();
     } finally {
       await target?.stop();
     }

@@ -131,6 +131,27 @@ export async function removeTestPool(target: TestTarget, pool: string, poolOwner
   }, `IP pool ${pool} to be deletable`, target.timeouts.waitMs);
 }
 
+/** A test file's own IP pool (absent when no subnet for test pools is configured). */
+export interface TestPool {
+  name: string;
+  owner: OwnerIdentity;
+  range?: PoolRange;
+  /** Delete the pool and every load balancer using it. */
+  remove(): Promise<void>;
+}
+
+/** Create the test file's IP pool in address slot `slot` (each file its own slot, so pools never overlap). */
+export async function createTestPool(target: TestTarget, slot: number): Promise<TestPool> {
+  const name = target.name('vip');
+  const owner = { resourceType: 'ip-pool', resourceName: name };
+  const range = target.fixtures.lbSubnet ? poolRange(target.fixtures.lbSubnet, slot) : undefined;
+  if (range) {
+    const { client } = await connect(target);
+    await client.ipPools.create(ipPool(target, name, range), { owner });
+  }
+  return { name, owner, range, remove: async () => (range ? removeTestPool(target, name, owner) : undefined) };
+}
+
 /** Journal lines of `emu` for assertion messages. */
 export function journal(emu: Emulator, since?: number): string {
   return emu.journal.format({ since });

@@ -11,8 +11,9 @@ import { WaitTimeoutError } from '../../provider/await/errors';
 import { HarvesterClient } from '../../provider/client/harvester-client';
 import { LoadBalancer } from '../../provider/client/objects';
 import { OwnerIdentity, ownerSelector } from '../../provider/client/ownership';
+import { eventually } from '../support/emulator-harness';
 import { requireEmulator, requireLbSubnet, suiteTimeout, TestTarget } from '../support/target';
-import { connect, inRange, ipPool, journal, literal, loadBalancer, PoolRange, poolRange, removeTestPool, startClientTarget } from './client-support';
+import { connect, createTestPool, inRange, journal, literal, loadBalancer, PoolRange, startClientTarget, TestPool } from './client-support';
 
 const addressed = (o?: LoadBalancer) => ({
   done: Boolean(o?.status?.address),
@@ -29,20 +30,17 @@ describe('client: waits (dropped and broken watches injected on the emulator onl
   let range: PoolRange | undefined;
   let n = 0;
 
+  let testPool: TestPool | undefined;
+
   before(async () => {
     target = await startClientTarget();
     ns = target.fixtures.namespace;
-    pool = target.name('vip');
-    poolOwner = { resourceType: 'ip-pool', resourceName: pool };
-    if (target.fixtures.lbSubnet) {
-      range = poolRange(target.fixtures.lbSubnet, 1);
-      const { client } = await connect(target);
-      await client.ipPools.create(ipPool(target, pool, range), { owner: poolOwner });
-    }
+    testPool = await createTestPool(target, 1);
+    ({ name: pool, owner: poolOwner, range } = testPool);
   });
   after(async () => {
     try {
-      if (range) await removeTestPool(target, pool, poolOwner);
+      await testPool?.remove();
     } finally {
       await target?.stop();
     }
@@ -52,8 +50,11 @@ describe('client: waits (dropped and broken watches injected on the emulator onl
   /** The emulator (the test has called requireEmulator). */
   const emulator = () => target.emulator!.emulator;
 
-  /** Start waiting for a new LB's address, then create it; returns the wait and the LB name. */
-  async function waitForNewLb(client: HarvesterClient, extra: { idleTimeoutMs?: number; backoffInitialMs?: number } = {}) {
+  /**
+   * Start waiting for a new LB's address, then create it (after `before`, e.g. until an injected fault has
+   * hit the wait's stream); returns the wait and the LB name.
+   */
+  async function waitForNewLb(client: HarvesterClient, extra: { idleTimeoutMs?: number; backoffInitialMs?: number } = {}, before?: () => Promise<unknown>) {
     const name = target.name(`lb-w${++n}`);
     const owner = { resourceType: 'load-balancer', resourceName: name };
     const lines: string[] = [];
@@ -68,8 +69,9 @@ describe('client: waits (dropped and broken watches injected on the emulator onl
       backoffInitialMs: 50,
       ...extra,
     });
-    // Let the first list and watch start before the object appears, so its events come over the watch.
-    await new Promise((r) => setTimeout(r, 100));
+    // The first progress line means the first list is done: from here on the object's events come over the watch.
+    await eventually(() => lines.length > 0, 'the first list of the wait', 10_000);
+    await before?.();
     await client.loadBalancers.create(loadBalancer(target, name, pool, owner), { owner });
     return { name, wait, lines };
   }
@@ -100,9 +102,9 @@ describe('client: waits (dropped and broken watches injected on the emulator onl
     const mark = emu.journal.mark();
     emu.faults.add({ name: 'expire', match: { resource: 'loadbalancers' }, action: { type: 'watchDrop', mode: 'expire', afterMs: 50 }, times: 2 });
     const { client } = await connect(target);
-    const { wait } = await waitForNewLb(client);
+    const relisted = () => eventually(() => lists(mark).length >= 2, `re-listed after 410:\n${journal(emu, mark)}`, 10_000);
+    const { wait } = await waitForNewLb(client, {}, relisted);
     await wait;
-    assert.ok(lists(mark).length >= 2, `re-listed after 410:\n${journal(emu, mark)}`);
   });
 
   it('a reset stream is re-listed after a backoff and the wait still succeeds (emulator: fault injection)', async function () {
@@ -111,9 +113,9 @@ describe('client: waits (dropped and broken watches injected on the emulator onl
     const mark = emu.journal.mark();
     emu.faults.add({ name: 'reset', match: { resource: 'loadbalancers' }, action: { type: 'watchDrop', mode: 'reset', afterMs: 50 }, times: 2 });
     const { client } = await connect(target);
-    const { wait } = await waitForNewLb(client);
+    const relisted = () => eventually(() => lists(mark).length >= 2, `re-listed after the reset:\n${journal(emu, mark)}`, 10_000);
+    const { wait } = await waitForNewLb(client, {}, relisted);
     await wait;
-    assert.ok(lists(mark).length >= 2, `re-listed after the reset:\n${journal(emu, mark)}`);
   });
 
   it('a stalled stream (headers, then silence) is abandoned after the idle timeout and resumed (emulator: fault injection)', async function () {
@@ -135,15 +137,17 @@ describe('client: waits (dropped and broken watches injected on the emulator onl
     const { client } = await connect(target);
     const name = target.name(`lb-w${++n}`);
     const owner = { resourceType: 'load-balancer', resourceName: name };
-    const wait = waitFor<LoadBalancer>({ resource: client.loadBalancers, namespace: ns, name, check: ([o]) => addressed(o), timeoutMs: 15_000, what: name, backoffInitialMs: 50 });
-    await new Promise((r) => setTimeout(r, 100));
+    const lines: string[] = [];
+    const wait = waitFor<LoadBalancer>({ resource: client.loadBalancers, namespace: ns, name, check: ([o]) => addressed(o), timeoutMs: 15_000, what: name, backoffInitialMs: 50, onProgress: (l) => lines.push(l) });
+    await eventually(() => lines.length > 0, 'the first list of the wait', 10_000);
     // Unrelated writes move the resourceVersion on; then the history is dropped before the watch resumes.
     await client.namespaces.create({ metadata: { name: `ns-compact-${n}` } });
     emu.faults.compact();
-    await new Promise((r) => setTimeout(r, 500));
+    // The stream is dropped after 400 ms; resuming from the compacted version gets 410, which must re-list.
+    await eventually(() => lists(mark).length >= 2, `re-listed after 410 on resume:\n${journal(emu, mark)}`, 10_000);
     await client.loadBalancers.create(loadBalancer(target, name, pool, owner), { owner });
-    await wait;
-    assert.ok(lists(mark).length >= 2, `re-listed after 410 on resume:\n${journal(emu, mark)}`);
+    const [lb] = await wait;
+    assert.ok(lb.status?.address, 'the wait still sees the object created after the re-list');
   });
 
   it('a set selected by labels is awaited as a whole (2/2)', async function () {
@@ -174,8 +178,9 @@ describe('client: waits (dropped and broken watches injected on the emulator onl
     emu.faults.add({ name: 'drop', match: { resource: 'settings' }, action: { type: 'watchDrop', mode: 'clean', afterMs: 200 }, times: 1 });
     const { client } = await connect(target);
     const started = Date.now();
-    const wait = waitFor({ resource: client.settings, name: 'never-there', check: (os) => ({ done: os.length > 0, description: 'absent' }), timeoutMs: 20_000, what: 'a setting', backoffInitialMs: 50 });
-    await new Promise((r) => setTimeout(r, 100));
+    const lines: string[] = [];
+    const wait = waitFor({ resource: client.settings, name: 'never-there', check: (os) => ({ done: os.length > 0, description: 'absent' }), timeoutMs: 20_000, what: 'a setting', backoffInitialMs: 50, onProgress: (l) => lines.push(l) });
+    await eventually(() => lines.length > 0, 'the first list of the wait', 10_000);
     emu.faults.expireToken();
     const err = await wait.catch((e) => e);
     assert.equal(err.code, 'TokenExpired', String(err));

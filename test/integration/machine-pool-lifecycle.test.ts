@@ -7,7 +7,8 @@ import assert from 'node:assert/strict';
 import { ResourceInitError } from '../../provider/core/errors';
 import { UNKNOWN } from '../../provider/core/unknowns';
 import type { MachinePoolOutputs } from '../../provider/resources/machine-pool/outputs';
-import { suiteTimeout } from '../support/target';
+import { validateInputs } from '../../provider/resources/machine-pool/validate';
+import { requireEmulator, suiteTimeout } from '../support/target';
 import { literal } from './client-support';
 import { startPoolHarness, type PoolHarness } from './machine-pool-support';
 
@@ -19,6 +20,17 @@ describe('machine pool: checks, failures, destroy', function () {
   });
   after(async () => {
     await h?.stop();
+  });
+
+  it('does not import a pool that does not exist (read answers "gone"), and keeps a recorded pool whose VMs were all lost', async () => {
+    const missing = h.name('never-made');
+    const imported = await h.provider.read(h.id(missing), { kubeconfig: h.target.kubeconfig });
+    assert.equal(imported.id, undefined, `read reported ${imported.props?.count} VMs`);
+    // A recorded pool with every VM deleted out of band stays, so the next update recreates them.
+    const recorded = { ...h.args(missing, { count: 1 }), machines: [{ name: `${missing}-0`, index: 0, phase: 'Running', ready: true }], readyCount: 1, drift: [] };
+    const refreshed = await h.provider.read(h.id(missing), recorded);
+    assert.equal(refreshed.id, h.id(missing));
+    assert.deepEqual(refreshed.props!.machines.map((m) => [m.name, m.phase]), [[`${missing}-0`, 'Missing']]);
   });
 
   it('refuses an ISO image at check, naming the image, the reason and the fix', async () => {
@@ -89,6 +101,62 @@ describe('machine pool: checks, failures, destroy', function () {
     await h.provider.delete(h.id(pool), healed.outs!);
   });
 
+  it('records an update that failed before changing anything so that the next run retries it (emulator: fault injection)', async function () {
+    requireEmulator(this, h.target);
+    const emu = h.target.emulator.emulator;
+    const pool = h.name('outage');
+    const created = await h.provider.create((await h.provider.check({}, h.args(pool, { count: 1 }))).inputs!);
+    const next = (await h.provider.check({}, h.args(pool, { count: 1, cpu: 4 }))).inputs!;
+    // The API server refuses every VM create during the update (an outage outlasting the retries).
+    emu.faults.add({ name: 'outage', match: { verb: 'create', resource: 'virtualmachines' }, action: { type: 'error', code: 503 } });
+    const err = await h.provider.update(h.id(pool), created.outs!, next).catch((e) => e);
+    emu.faults.clear();
+    assert.ok(err instanceof ResourceInitError, String(err));
+    assert.match(err.message, /503|Unavailable|unable/i);
+    const recorded = err.properties as MachinePoolOutputs;
+    assert.deepEqual(recorded.machines.map((m) => [m.name, m.ready]), [[`${pool}-0`, true]], 'the old VM is untouched and ready');
+    const d = await h.provider.diff(h.id(pool), recorded, next);
+    assert.equal(d.changes, true, 'the unfinished update is planned again, not forgotten');
+    const done = await h.provider.update(h.id(pool), recorded, next);
+    assert.deepEqual(done.outs!.drift, []);
+    assert.equal(done.outs!.readyCount, 1);
+    assert.equal((await h.provider.diff(h.id(pool), done.outs!, next)).changes, false);
+    const cores = (await h.list('virtualMachines', pool)).map((v) => (v.spec as any).template.spec.domain.cpu.cores);
+    assert.deepEqual(cores, [4]);
+    await h.provider.delete(h.id(pool), done.outs!);
+  });
+
+  it('finds no drift on a pool whose VM network is on a cluster network other than mgmt (emulator: own network)', async function () {
+    requireEmulator(this, h.target);
+    // A VLAN on cluster network "data", present on every host (Harvester labels hosts network.harvesterhci.io/data=true).
+    const net = h.name('data-net');
+    await h.client.networks.create({
+      apiVersion: 'k8s.cni.cncf.io/v1',
+      kind: 'NetworkAttachmentDefinition',
+      metadata: {
+        name: net,
+        namespace: h.namespace,
+        labels: { 'network.harvesterhci.io/clusternetwork': 'data', 'network.harvesterhci.io/vlan-id': '200' },
+        annotations: { 'network.harvesterhci.io/route': JSON.stringify({ mode: 'auto', cidr: '172.16.200.0/24', gateway: '172.16.200.1', connectivity: 'true' }) },
+      },
+      spec: { config: JSON.stringify({ cniVersion: '0.3.1', name: net, type: 'bridge', bridge: 'data-br', vlan: 200, ipam: {} }) },
+    });
+    for (const node of (await h.client.nodes.list()).items) {
+      await h.client.nodes.mergePatch(node.metadata.name!, { metadata: { labels: { 'network.harvesterhci.io/data': 'true' } } });
+    }
+    const pool = h.name('on-data');
+    const inputs = (await h.provider.check({}, h.args(pool, { count: 1, zones: [h.target.fixtures.zones[0]], networks: [{ network: `${h.namespace}/${net}` }] }))).inputs!;
+    const { outs } = await h.provider.create(inputs);
+    const vm = await h.get('virtualMachines', `${pool}-0`);
+    assert.match(JSON.stringify(vm), /network\.harvesterhci\.io\/data/, 'Harvester added its cluster-network term');
+    const { props } = await h.provider.read(h.id(pool), outs!);
+    assert.deepEqual(props!.drift, []);
+    assert.equal((await h.provider.diff(h.id(pool), props!, inputs)).changes, false);
+    const again = await h.provider.update(h.id(pool), props!, inputs);
+    assert.equal(again.outs!.machines[0].name, `${pool}-0`, 'no roll');
+    await h.provider.delete(h.id(pool), again.outs!);
+  });
+
   it('destroys a pool with its volumes (the default), waiting until the VMs are gone', async () => {
     const pool = h.name('gone');
     const checked = await h.provider.check({}, h.args(pool, { count: 2 }));
@@ -124,10 +192,14 @@ describe('machine pool: checks, failures, destroy', function () {
       metadata: { name: foreign, namespace: h.namespace, labels: { app: 'someone-else' } },
       spec: { runStrategy: 'Halted', template: { spec: { domain: { cpu: { cores: 1 }, resources: { requests: { memory: '1Gi' } }, devices: {} } } } },
     });
-    const checked = await h.provider.check({}, h.args(pool, { count: 1 }));
+    const refused = await h.provider.check({}, h.args(pool, { count: 1 }));
+    assert.deepEqual(refused.failures?.map((f) => f.property), ['name'], 'preview already names the collision');
+    assert.match(refused.failures![0].reason, new RegExp(`VirtualMachine ${literal(`${h.namespace}/${foreign}`)} .*not managed by this pool.*another name`));
+    // Were the preview skipped, create still refuses to touch it.
+    const checked = validateInputs(h.args(pool, { count: 1 }));
     await assert.rejects(h.provider.create(checked.inputs!), (err: Error & { code?: string }) => {
       assert.match(err.message, new RegExp(literal(foreign)));
-      assert.match(err.message, /not managed by harvester-iac|NotOwned|Refusing/);
+      assert.match(err.message, /not managed by (harvester-iac|this pool)|NotOwned|Refusing/);
       return true;
     });
     await h.provider.delete(h.id(pool), { ...checked.inputs!, machines: [] });

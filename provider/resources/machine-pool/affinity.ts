@@ -7,13 +7,18 @@
  * 3. A zone → `topology.kubernetes.io/zone In [zone]` ANDed into every required node selector term.
  * `splitAffinity` inverts this for read-back, so none of it shows as user-set affinity.
  */
+import { deepEqual } from '../../client/object-utils';
 import { stableStringify } from '../../core/hash';
 import { DRIVER_LABELS } from './labels';
 
 /** The host label zones are read from. */
 export const ZONE_KEY = 'topology.kubernetes.io/zone';
-/** The node-affinity key Harvester's VM mutator adds for the management network (ignored in drift). */
-export const MGMT_NETWORK_KEY = 'network.harvesterhci.io/mgmt';
+/**
+ * Prefix of the node-affinity keys Harvester's VM mutator adds, one per cluster network of the VM's networks
+ * (`network.harvesterhci.io/mgmt`, `network.harvesterhci.io/<cluster network>`; mutator.go patchAffinity).
+ * They are ignored in drift, and refused in the `affinity` input (Harvester owns them).
+ */
+export const CLUSTER_NETWORK_KEY_PREFIX = 'network.harvesterhci.io/';
 
 type Obj = Record<string, unknown>;
 
@@ -80,30 +85,51 @@ function isZoneExpression(e: Obj): boolean {
   return e.key === ZONE_KEY && e.operator === 'In' && Array.isArray(e.values) && e.values.length === 1;
 }
 
+function isClusterNetworkExpression(e: Obj): boolean {
+  return typeof e.key === 'string' && e.key.startsWith(CLUSTER_NETWORK_KEY_PREFIX);
+}
+
 /**
- * stripServerAffinity removes what Harvester's VM mutator adds (the management-network node selector
- * expression), dropping terms and blocks it leaves empty. Returns a copy.
+ * The node selector terms without the expressions `drop` matches; a term left without expressions loses its
+ * `matchExpressions`, and a term left empty is dropped. Terms it does not touch are returned as they are.
+ */
+function withoutExpressions(terms: Obj[], drop: (e: Obj) => boolean): Obj[] {
+  const out: Obj[] = [];
+  for (const t of terms) {
+    const exprs = (t.matchExpressions ?? []) as Obj[];
+    const kept = exprs.filter((e) => !drop(e));
+    let term = t;
+    if (kept.length === 0 || kept.length !== exprs.length) {
+      const { matchExpressions: _dropped, ...rest } = t;
+      term = kept.length ? { ...rest, matchExpressions: kept } : rest;
+    }
+    if (Object.keys(term).length > 0) out.push(term);
+  }
+  return out;
+}
+
+/** `affinity` with its required node selector terms replaced by `terms` (blocks left empty removed). */
+function withRequiredTerms(affinity: Obj, terms: Obj[]): Obj {
+  const node = affinity.nodeAffinity as Obj;
+  const { requiredDuringSchedulingIgnoredDuringExecution: required, ...otherNode } = node;
+  const nextNode: Obj = terms.length ? { ...otherNode, requiredDuringSchedulingIgnoredDuringExecution: { ...(required as Obj), nodeSelectorTerms: terms } } : otherNode;
+  const { nodeAffinity: _node, ...rest } = affinity;
+  return Object.keys(nextNode).length ? { ...rest, nodeAffinity: nextNode } : rest;
+}
+
+function requiredTerms(affinity: Obj): Obj[] | undefined {
+  const required = (affinity.nodeAffinity as Obj | undefined)?.requiredDuringSchedulingIgnoredDuringExecution as Obj | undefined;
+  return Array.isArray(required?.nodeSelectorTerms) ? (required.nodeSelectorTerms as Obj[]) : undefined;
+}
+
+/**
+ * stripServerAffinity removes what Harvester's VM mutator adds (the cluster-network node selector
+ * expressions), dropping terms and blocks it leaves empty. Never modifies its argument.
  */
 export function stripServerAffinity(affinity: Obj | undefined): Obj | undefined {
   if (!affinity) return affinity;
-  const copy = clone(affinity);
-  const node = copy.nodeAffinity as Obj | undefined;
-  const required = node?.requiredDuringSchedulingIgnoredDuringExecution as Obj | undefined;
-  if (node && required && Array.isArray(required.nodeSelectorTerms)) {
-    const terms = (required.nodeSelectorTerms as Obj[])
-      .map((t) => {
-        if (!Array.isArray(t.matchExpressions)) return t;
-        const kept = (t.matchExpressions as Obj[]).filter((e) => e.key !== MGMT_NETWORK_KEY);
-        const out: Obj = { ...t, matchExpressions: kept };
-        if (kept.length === 0) delete out.matchExpressions;
-        return out;
-      })
-      .filter((t) => Object.keys(t).length > 0);
-    if (terms.length) required.nodeSelectorTerms = terms;
-    else delete node.requiredDuringSchedulingIgnoredDuringExecution;
-    if (Object.keys(node).length === 0) delete copy.nodeAffinity;
-  }
-  return copy;
+  const terms = requiredTerms(affinity);
+  return terms ? withRequiredTerms(affinity, withoutExpressions(terms, isClusterNetworkExpression)) : affinity;
 }
 
 /** What read-back finds in a live VM's affinity. */
@@ -114,42 +140,42 @@ export interface SplitAffinity {
   raw?: Obj;
 }
 
-/** splitAffinity inverts buildAffinity on a live VM's affinity (after stripServerAffinity). */
+const DEFAULT_ANTI_AFFINITY = defaultAntiAffinity();
+
+/** splitAffinity inverts buildAffinity on a live VM's affinity (after stripServerAffinity). Never modifies its argument. */
 export function splitAffinity(live: Obj | undefined, machineSetName: string): SplitAffinity {
-  const affinity = stripServerAffinity(live) ?? {};
+  let affinity = stripServerAffinity(live) ?? {};
   let zone: string | undefined;
-  const node = affinity.nodeAffinity as Obj | undefined;
-  const required = node?.requiredDuringSchedulingIgnoredDuringExecution as Obj | undefined;
-  const terms = (required?.nodeSelectorTerms ?? []) as Obj[];
+  const terms = requiredTerms(affinity) ?? [];
   const zones = terms.map((t) => ((t.matchExpressions ?? []) as Obj[]).find(isZoneExpression)?.values as string[] | undefined);
   if (terms.length && zones.every((z) => z !== undefined && z[0] === zones[0]?.[0])) {
     zone = zones[0]?.[0];
-    const remaining = terms
-      .map((t) => {
-        const kept = ((t.matchExpressions ?? []) as Obj[]).filter((e) => !isZoneExpression(e));
-        const out: Obj = { ...t, matchExpressions: kept };
-        if (kept.length === 0) delete out.matchExpressions;
-        return out;
-      })
-      .filter((t) => Object.keys(t).length > 0);
-    if (remaining.length) (required as Obj).nodeSelectorTerms = remaining;
-    else delete (node as Obj).requiredDuringSchedulingIgnoredDuringExecution;
-    if (Object.keys(node as Obj).length === 0) delete affinity.nodeAffinity;
+    affinity = withRequiredTerms(affinity, withoutExpressions(terms, isZoneExpression));
   }
-  if (stableStringify(affinity) === stableStringify(defaultAntiAffinity()) || Object.keys(affinity).length === 0) return { zone };
+  const keys = Object.keys(affinity).filter((k) => affinity[k] !== undefined);
+  if (keys.length === 0 || (keys.length === 1 && keys[0] === 'podAntiAffinity' && deepEqual(affinity, DEFAULT_ANTI_AFFINITY))) return { zone };
   const anti = affinity.podAntiAffinity as Obj | undefined;
   const preferred = anti?.preferredDuringSchedulingIgnoredDuringExecution as Obj[] | undefined;
   if (anti && preferred?.length) {
     const marker = stableStringify(machineSetTerm(machineSetName));
     const kept = preferred.filter((t) => stableStringify(t) !== marker);
-    if (kept.length) anti.preferredDuringSchedulingIgnoredDuringExecution = kept;
-    else delete anti.preferredDuringSchedulingIgnoredDuringExecution;
-    if (Object.keys(anti).length === 0) delete affinity.podAntiAffinity;
+    if (kept.length !== preferred.length) {
+      const { preferredDuringSchedulingIgnoredDuringExecution: _preferred, ...otherAnti } = anti;
+      const nextAnti: Obj = kept.length ? { ...otherAnti, preferredDuringSchedulingIgnoredDuringExecution: kept } : otherAnti;
+      const { podAntiAffinity: _anti, ...rest } = affinity;
+      affinity = Object.keys(nextAnti).length ? { ...rest, podAntiAffinity: nextAnti } : rest;
+    }
   }
   return { zone, raw: affinity };
 }
 
-/** mentionsZoneKey says whether a raw affinity already has node selector expressions on the zone key. */
-export function mentionsZoneKey(raw: Obj | undefined): boolean {
-  return JSON.stringify(raw?.nodeAffinity ?? {}).includes(`"${ZONE_KEY}"`);
+/** mentionsNodeKey says whether a raw affinity's node affinity has selector expressions on `key` (or, ending in "/", any key under it). */
+export function mentionsNodeKey(raw: Obj | undefined, key: string): boolean {
+  const node = raw?.nodeAffinity as Obj | undefined;
+  if (!node) return false;
+  const required = ((node.requiredDuringSchedulingIgnoredDuringExecution as Obj | undefined)?.nodeSelectorTerms ?? []) as Obj[];
+  const preferred = ((node.preferredDuringSchedulingIgnoredDuringExecution ?? []) as Obj[]).map((p) => (p.preference ?? {}) as Obj);
+  return [...required, ...preferred].some((term) =>
+    [...((term?.matchExpressions ?? []) as Obj[]), ...((term?.matchFields ?? []) as Obj[])].some((e) =>
+      typeof e?.key === 'string' && (key.endsWith('/') ? e.key.startsWith(key) : e.key === key)));
 }

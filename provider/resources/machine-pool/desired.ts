@@ -14,7 +14,7 @@ import { sha256Hex } from '../../core/hash';
 import { buildAffinity } from './affinity';
 import { renderUserData } from './cloud-config';
 import {
-  DRIVER_LABELS, HARVESTER_ANNOTATIONS, NETWORK_DATA_HASH, USER_DATA_HASH, machineLabels, ownershipLabels, poolSelector,
+  DRIVER_LABELS, HARVESTER_ANNOTATIONS, NETWORK_DATA_HASH, USER_DATA_HASH, machineLabelsOf, ownershipLabels, poolSelector,
   type PoolIdentity,
 } from './labels';
 import type { MachinePoolInputs } from './model';
@@ -152,12 +152,18 @@ export function desiredVirtualMachines(inputs: MachinePoolInputs, context: Machi
   const userDataHash = `sha256:${sha256Hex(userData)}`;
   const networkDataHash = inputs.networkData === undefined ? undefined : `sha256:${sha256Hex(inputs.networkData)}`;
   const suffixOf = context.volumeSuffix ?? ((vm: string) => suffixFrom(`${inputs.namespace}/${vm}`));
+  // The same for every VM of the pool: computed once, not per VM (planning builds one VM per member).
+  const labelsOf = machineLabelsOf(identity);
+  const ownership = ownershipLabels(identity);
+  const sshNamesJson = JSON.stringify(sshNames);
+  const networkNames = inputs.networks.map((n) => qualify(n.network, inputs.namespace));
+  const userDataBase64 = Buffer.from(userData, 'utf8').toString('base64');
+  const networkDataBase64 = inputs.networkData === undefined ? undefined : Buffer.from(inputs.networkData, 'utf8').toString('base64');
 
   const build = (index: number, zone: string | undefined, claimNames?: string[]): DesiredMachine => {
     const name = vmName(inputs.name, index);
-    const labels = { ...inputs.labels, ...machineLabels(identity, name, index) };
+    const labels = { ...inputs.labels, ...labelsOf(name, index) };
     const claims = disks.map((d, i) => claimNames?.[i] ?? `${name}-${d.name}-${suffixOf(name)}`);
-    const ownership = ownershipLabels(identity);
     const annotations: Record<string, string> = {
       ...inputs.annotations,
       [HARVESTER_ANNOTATIONS.volumeClaimTemplates]: JSON.stringify(disks.map((d, i) => claimTemplate(d, claims[i], ownership))),
@@ -177,7 +183,7 @@ export function desiredVirtualMachines(inputs: MachinePoolInputs, context: Machi
           metadata: {
             labels: { ...labels },
             annotations: {
-              [HARVESTER_ANNOTATIONS.sshNames]: JSON.stringify(sshNames),
+              [HARVESTER_ANNOTATIONS.sshNames]: sshNamesJson,
               [HARVESTER_ANNOTATIONS.waitForLease]: '[]',
             },
           },
@@ -195,7 +201,7 @@ export function desiredVirtualMachines(inputs: MachinePoolInputs, context: Machi
                 interfaces: inputs.networks.map((n, i) => ({ name: `nic-${i}`, model: n.model, [n.type]: {} })),
               },
             },
-            networks: inputs.networks.map((n, i) => ({ name: `nic-${i}`, multus: { networkName: qualify(n.network, inputs.namespace) } })),
+            networks: networkNames.map((networkName, i) => ({ name: `nic-${i}`, multus: { networkName } })),
             volumes: [
               { name: 'cloudinitdisk', cloudInitNoCloud: cloudInit },
               ...disks.map((d, i) => ({ name: d.name, persistentVolumeClaim: { claimName: claims[i] } })),
@@ -204,8 +210,8 @@ export function desiredVirtualMachines(inputs: MachinePoolInputs, context: Machi
         },
       },
     };
-    const data: Record<string, string> = { userdata: Buffer.from(userData, 'utf8').toString('base64') };
-    if (inputs.networkData !== undefined) data.networkdata = Buffer.from(inputs.networkData, 'utf8').toString('base64');
+    const data: Record<string, string> = { userdata: userDataBase64 };
+    if (networkDataBase64 !== undefined) data.networkdata = networkDataBase64;
     const secret: Secret = {
       apiVersion: 'v1',
       kind: 'Secret',
@@ -220,8 +226,8 @@ export function desiredVirtualMachines(inputs: MachinePoolInputs, context: Machi
     return { name, index, zone, vm, secret, claimNames: claims };
   };
 
-  const layout = assignZones([], inputs.count, inputs.zones);
-  const machines = layout.newZones.map((zone, index) => build(index, zone));
+  // The canonical layout is built on first use only: planning builds VMs for the indexes and zones it needs.
+  let layout: DesiredMachine[] | undefined;
   return {
     identity,
     count: inputs.count,
@@ -230,7 +236,10 @@ export function desiredVirtualMachines(inputs: MachinePoolInputs, context: Machi
     volumeDeletion: inputs.volumeDeletion,
     selector: poolSelector(identity),
     cloudInitHash: userDataHash,
-    machines,
+    get machines(): DesiredMachine[] {
+      layout ??= assignZones([], inputs.count, inputs.zones).newZones.map((zone, index) => build(index, zone));
+      return layout;
+    },
     build,
   };
 }

@@ -61,6 +61,15 @@ export function zoneMissing(property: string, zone: string, known: string[]): Ch
   return failure(property, `no Harvester host is in zone "${zone}" (${list}), so a VM pinned there could never be scheduled. Use one of the hosts' zones, or label hosts with topology.kubernetes.io/zone.`);
 }
 
+/** nameTaken: a VM the pool will create already exists and is not this pool's (it would never be touched). */
+export function nameTaken(ref: string, pool: string): CheckFailure {
+  return failure(
+    'name',
+    `VirtualMachine ${ref} already exists and is not managed by this pool (it lacks the ownership labels of ${pool}), so the pool could not create its VM of that name. ` +
+      'Choose another name for the pool, or rename or delete that VM.',
+  );
+}
+
 /** clusterUnreachable: the cluster checks could not run. */
 export function clusterUnreachable(message: string): CheckFailure {
   return failure('kubeconfig', `cannot check the inputs against the Harvester cluster: ${message}`);
@@ -98,13 +107,5 @@ export function readyTimeout(pool: string, timeout: string, option: string, mach
   return new ProviderError('WaitTimeout', `Machine pool ${pool} was not ready within ${timeout}:\n${lines.map((l) => `  - ${l}`).join('\n')}`, {
     object: `MachinePool ${pool}`,
     fix: `${fix} The wait can be raised with timeouts.${option}.`,
-  });
-}
-
-/** notOwned: an object with our name exists but is not ours; we never modify it. */
-export function notOwned(kind: string, ref: string, pool: string): ProviderError {
-  return new ProviderError('NotOwned', `${kind} ${ref} exists but is not managed by machine pool ${pool} (it lacks the pool's ownership labels), so it was left untouched.`, {
-    object: `${kind} ${ref}`,
-    fix: 'Delete or rename that object, or choose another pool name.',
   });
 }

@@ -6,15 +6,19 @@
  *   key pairs, namespace, zones); unknown values (preview) are skipped, never failed.
  * - diff: input-level (diff.ts); name/namespace replace, everything else updates in place.
  * - create/update: observe → plan → apply → wait until every VM is Running with an IPv4 address. A failure
- *   part-way is recorded with what exists (ResourceInitError), and the next run converges from there.
- * - read: one LIST of VMs and one of VMIs; outputs per VM and inputs reconstructed for drift.
+ *   part-way is recorded with what exists (ResourceInitError) and a drift line saying it did not finish, so
+ *   the next run plans it again and converges from there.
+ * - read: one LIST of VMs and one of VMIs; outputs per VM and inputs reconstructed for drift. Importing a
+ *   pool of which no VM exists answers "gone" (nothing to import).
  * - delete: every VM of the pool (volumes per policy), waits until gone; only objects with our labels.
  * The kubeconfig travels as an input (secret) and in outputs (kept secret by Pulumi under the same name),
  * because read and delete receive only outputs.
  */
 import { HarvesterClient } from '../../client/harvester-client';
+import { registerSecret } from '../../client/redact';
 import type { Clock } from '../../await/clock';
 import { systemClock } from '../../await/clock';
+import { mapLimit } from '../../core/concurrency';
 import { ProviderError, ResourceInitError, errorMessage } from '../../core/errors';
 import { parseDuration } from '../../core/duration';
 import type { CheckResult, CreateResult, DiffResult, ReadResult, UpdateResult } from '../../core/types';
@@ -26,7 +30,7 @@ import { clusterUnreachable } from './errors';
 import { desiredVirtualMachines, suffixFrom, type DesiredPool } from './desired';
 import { diffInputs } from './diff';
 import { poolOwner, poolSelector, type PoolIdentity } from './labels';
-import { machinePoolSchema, type MachinePoolInputs } from './model';
+import { SECRET_INPUTS, machinePoolSchema, type MachinePoolInputs } from './model';
 import { claimNamesOf } from './normalize';
 import { observePool } from './observe';
 import { toOutputs, type MachinePoolOutputs } from './outputs';
@@ -51,8 +55,19 @@ type Raw = Record<string, unknown>;
 
 const OUTPUT_ONLY = new Set(['machines', 'readyCount', 'drift', 'userDataHash', 'networkDataHash', 'cloudInitHash']);
 
+/**
+ * The user's inputs (keys starting with "__", such as `__provider`, dropped). Their secret values are
+ * registered for redaction on the way in, so no error or log line of any layer can quote them (the
+ * kubeconfig is registered by the client layer when it is loaded).
+ */
 function userInputs(raw: Raw | undefined): Raw {
-  return Object.fromEntries(Object.entries(raw ?? {}).filter(([k]) => !k.startsWith('__')));
+  const inputs = Object.fromEntries(Object.entries(raw ?? {}).filter(([k]) => !k.startsWith('__')));
+  for (const key of SECRET_INPUTS) {
+    const value = inputs[key];
+    // A kubeconfig may be a file path, which must stay readable in messages: kube-config.ts registers its content.
+    if (key !== 'kubeconfig' && typeof value === 'string' && !isUnknown(value)) registerSecret(value);
+  }
+  return inputs;
 }
 
 /** parseInputs validates handler inputs (already checked by the engine) and fills defaults. */
@@ -105,7 +120,11 @@ export function createMachinePoolProvider(options: MachinePoolProviderOptions = 
     return toOutputs(inputs, final.statuses, [], desired.cloudInitHash);
   }
 
-  /** Records a failed create/update with whatever exists, so the next run converges. */
+  /**
+   * Records a failed create/update with whatever exists, so the next run converges. The record carries a
+   * drift line saying the operation did not finish: diff then plans it again even when every VM on record
+   * is ready (an update that failed before its first step, or between two waves of a roll).
+   */
   async function partial(id: string, inputs: MachinePoolInputs, client: HarvesterClient, err: unknown, op: 'create' | 'update'): Promise<never> {
     let statuses;
     try {
@@ -114,7 +133,10 @@ export function createMachinePoolProvider(options: MachinePoolProviderOptions = 
       throw err;
     }
     if (op === 'create' && statuses.length === 0) throw err;
-    throw new ResourceInitError(id, toOutputs(inputs, statuses), [errorMessage(err)], err);
+    const code = (err as { code?: unknown }).code;
+    const why = typeof code === 'string' ? code : err instanceof Error ? err.name : 'error';
+    const unfinished = `the last ${op} of pool ${inputs.namespace}/${inputs.name} did not finish (${why}); the next \`pulumi up\` resumes it`;
+    throw new ResourceInitError(id, toOutputs(inputs, statuses, [unfinished]), [errorMessage(err)], err);
   }
 
   return {
@@ -167,6 +189,8 @@ export function createMachinePoolProvider(options: MachinePoolProviderOptions = 
       const live = observed.machines.filter((m) => !m.deleting).map((m) => m.vm);
       // Import (`pulumi import`/Resource.get) brings no recorded inputs: take them from the VMs, report no drift.
       const importing = previous.disks === undefined;
+      // Nothing to import: answer "gone" rather than a pool of nothing (a recorded pool stays, to be healed).
+      if (importing && live.length === 0) return {};
       const { inputs: rebuilt, drift: found } = reconstructInputs(previous, live, { importing });
       const drift = importing ? [] : found;
       // A recorded VM that is gone stays listed as Missing, so the update knows which index to recreate.
@@ -209,11 +233,12 @@ export function createMachinePoolProvider(options: MachinePoolProviderOptions = 
         clock,
         onProgress: options.onProgress,
       };
-      await Promise.all(observed.machines.filter((m) => !m.deleting).map((m) => deleteMachine(m.name, claimNamesOf(m.vm), o)));
+      const parallelism = options.parallelism ?? 8;
+      await mapLimit(observed.machines.filter((m) => !m.deleting), parallelism, (m) => deleteMachine(m.name, claimNamesOf(m.vm), o));
       await awaitGone(observed.machines.map((m) => m.name), o);
       // Secrets go with their VM (ownerReference); one left by a create that failed in between goes here.
       const secrets = await client.secrets.list({ namespace: identity.namespace, labelSelector: target.selector });
-      await Promise.all(secrets.items.map((s) => client.secrets.delete(s.metadata.name as string, { namespace: identity.namespace, owner: poolOwner(identity) })));
+      await mapLimit(secrets.items, parallelism, (s) => client.secrets.delete(s.metadata.name as string, { namespace: identity.namespace, owner: poolOwner(identity) }));
     },
   };
 }

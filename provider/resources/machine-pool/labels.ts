@@ -60,9 +60,17 @@ export const RESERVED_KEY_PREFIXES = [
   'kubernetes.io/',
 ];
 
+const reserved = new Map<string, boolean>();
+
 /** isReservedKey says whether a label or annotation key is a system key (rule above). */
 export function isReservedKey(key: string): boolean {
-  return RESERVED_KEY_PREFIXES.some((p) => (p.endsWith('/') ? key.startsWith(p) : key === p));
+  let answer = reserved.get(key);
+  if (answer === undefined) {
+    answer = RESERVED_KEY_PREFIXES.some((p) => (p.endsWith('/') ? key.startsWith(p) : key === p));
+    // Keys repeat across every VM of every pool; the cache stays small (label keys are few).
+    if (reserved.size < 10_000) reserved.set(key, answer);
+  }
+  return answer;
 }
 
 /** userEntries keeps the non-system entries of a label or annotation map. */
@@ -141,21 +149,32 @@ export function poolSelector(pool: PoolIdentity): string {
   return ownerSelector(poolOwner(pool));
 }
 
+/**
+ * machineLabelsOf returns a function giving the driver-compatible plus ownership labels of one VM (VM and
+ * template alike); what is the same for every VM of the pool is computed once.
+ */
+export function machineLabelsOf(pool: PoolIdentity): (vmName: string, index: number) => Record<string, string> {
+  // The driver derives this from `<cluster>-<pool>` prefixed by the namespace (default-gc31-pool1).
+  const machineSet = formatLabelValue(`${pool.namespace}-${pool.guestCluster ? `${pool.guestCluster}-` : ''}${pool.poolName ?? pool.name}`);
+  const ownership = ownershipLabels(pool);
+  const nodePool = pool.guestCluster ? formatLabelValue(pool.poolName ?? pool.name) : undefined;
+  return (vmName, index) => {
+    const labels: Record<string, string> = {
+      [DRIVER_LABELS.creator]: DRIVER_CREATOR,
+      [DRIVER_LABELS.vmName]: vmName,
+      [DRIVER_LABELS.machineSetName]: machineSet,
+      ...ownership,
+      [POOL_INDEX_LABEL]: String(index),
+    };
+    if (pool.guestCluster && nodePool !== undefined) {
+      labels[DRIVER_LABELS.guestCluster] = pool.guestCluster;
+      labels[DRIVER_LABELS.nodePool] = nodePool;
+    }
+    return labels;
+  };
+}
+
 /** machineLabels returns the driver-compatible plus ownership labels of one VM (VM and template alike). */
 export function machineLabels(pool: PoolIdentity, vmName: string, index: number): Record<string, string> {
-  const labels: Record<string, string> = {
-    [DRIVER_LABELS.creator]: DRIVER_CREATOR,
-    [DRIVER_LABELS.vmName]: vmName,
-    // The driver derives this from `<cluster>-<pool>` prefixed by the namespace (default-gc31-pool1).
-    [DRIVER_LABELS.machineSetName]: formatLabelValue(
-      `${pool.namespace}-${pool.guestCluster ? `${pool.guestCluster}-` : ''}${pool.poolName ?? pool.name}`,
-    ),
-    ...ownershipLabels(pool),
-    [POOL_INDEX_LABEL]: String(index),
-  };
-  if (pool.guestCluster) {
-    labels[DRIVER_LABELS.guestCluster] = pool.guestCluster;
-    labels[DRIVER_LABELS.nodePool] = formatLabelValue(pool.poolName ?? pool.name);
-  }
-  return labels;
+  return machineLabelsOf(pool)(vmName, index);
 }

@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { DURATION_PATTERN } from '../../core/duration';
 import { QUANTITY_PATTERN, parseQuantity } from '../../core/quantity';
+import { nodeAffinitySchema, podAffinitySchema } from './affinity-schema';
 
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 const OBJECT_NAME = /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/;
@@ -56,17 +57,23 @@ export const networkSchema = z.strictObject({
   model: z.enum(['virtio', 'e1000', 'e1000e', 'ne2k_pci', 'pcnet', 'rtl8139']).default('virtio')
     .describe('NIC model. Default "virtio". A change rolls the pool.'),
   type: z.enum(['bridge', 'masquerade']).default('bridge').describe(
-    'Interface binding. Default "bridge" (as the node driver). A change rolls the pool.',
+    'Interface binding. Default "bridge" (as the node driver); "masquerade" is refused, because KubeVirt allows it only on the pod ' +
+      'network. A change rolls the pool.',
   ),
 });
 
-const selectorTerms = z.record(z.string(), z.unknown());
-
 /** Raw Kubernetes affinity, for experts; merged with the zone term when `zones` is set. */
 export const affinitySchema = z.strictObject({
-  nodeAffinity: selectorTerms.optional().describe('Kubernetes NodeAffinity, as in a pod spec. Default none. A change rolls the pool.'),
-  podAffinity: selectorTerms.optional().describe('Kubernetes PodAffinity (VMs are pods to the scheduler). Default none. A change rolls the pool.'),
-  podAntiAffinity: selectorTerms.optional().describe('Kubernetes PodAntiAffinity. Default none. A change rolls the pool.'),
+  nodeAffinity: nodeAffinitySchema.optional().describe(
+    'Kubernetes NodeAffinity, as in a pod spec (requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms, ' +
+      'preferredDuringSchedulingIgnoredDuringExecution); misspelt fields are refused. Default none. A change rolls the pool.',
+  ),
+  podAffinity: podAffinitySchema.optional().describe(
+    'Kubernetes PodAffinity (VMs are pods to the scheduler), as in a pod spec; misspelt fields are refused. Default none. A change rolls the pool.',
+  ),
+  podAntiAffinity: podAffinitySchema.optional().describe(
+    'Kubernetes PodAntiAffinity, as in a pod spec; misspelt fields are refused. Default none. A change rolls the pool.',
+  ),
 });
 
 /** The HarvesterMachinePool inputs (zod schema). */

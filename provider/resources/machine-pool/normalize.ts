@@ -30,8 +30,6 @@ export interface MachineDifference {
   inPlace: boolean;
 }
 
-const clone = <T>(v: T): T => (v === undefined ? v : (JSON.parse(JSON.stringify(v)) as T));
-
 /** get reads a nested field without throwing. */
 export function get<T = unknown>(root: unknown, ...path: (string | number)[]): T | undefined {
   let cur: unknown = root;
@@ -50,16 +48,37 @@ export function claimNamesOf(vm: VirtualMachine): string[] {
     .map((v) => String(get(v, 'persistentVolumeClaim', 'claimName')));
 }
 
-/** The live VM's template spec with volumes hot-plugged later (e.g. by the guest CSI driver) removed. */
+/** The live VM's template spec with volumes hot-plugged later (e.g. by the guest CSI driver) removed; a shallow copy. */
 function withoutHotplug(spec: Obj | undefined): Obj {
-  const copy = clone(spec ?? {});
-  const volumes = (get<Obj[]>(copy, 'volumes') ?? []);
+  const s = spec ?? {};
+  const volumes = (get<Obj[]>(s, 'volumes') ?? []);
   const hot = new Set(volumes.filter((v) => get(v, 'persistentVolumeClaim', 'hotpluggable') === true).map((v) => v.name));
-  if (hot.size === 0) return copy;
-  copy.volumes = volumes.filter((v) => !hot.has(v.name));
-  const devices = get<Obj>(copy, 'domain', 'devices');
-  if (devices && Array.isArray(devices.disks)) devices.disks = (devices.disks as Obj[]).filter((d) => !hot.has(d.name));
-  return copy;
+  if (hot.size === 0) return s;
+  const out: Obj = { ...s, volumes: volumes.filter((v) => !hot.has(v.name)) };
+  const devices = get<Obj>(s, 'domain', 'devices');
+  if (devices && Array.isArray(devices.disks)) {
+    out.domain = { ...(s.domain as Obj), devices: { ...devices, disks: (devices.disks as Obj[]).filter((d) => !hot.has(d.name)) } };
+  }
+  return out;
+}
+
+/**
+ * The part of a VM spec compared field by field: without the template's metadata and affinity (compared by
+ * meaning before) and, on the live side, without hot-plugged volumes. Shallow copies: the VM is not modified.
+ */
+function comparableSpec(spec: Obj | undefined, live: boolean): Obj {
+  const s = spec ?? {};
+  const t = s.template as Obj | undefined;
+  if (!t) return s;
+  const { metadata: _metadata, ...template } = t;
+  let inner = t.spec as Obj | undefined;
+  if (inner) {
+    const { affinity: _affinity, ...rest } = inner;
+    inner = rest;
+  }
+  if (live) template.spec = withoutHotplug(inner);
+  else if (inner) template.spec = inner;
+  return { ...s, template };
 }
 
 /** Semantic form of a volumeClaimTemplates annotation (sizes by value, key order irrelevant). */
@@ -81,6 +100,8 @@ function claimTemplatesOf(text: string | undefined): { name: unknown; storage: u
 }
 
 function sameClaimTemplates(a: string | undefined, b: string | undefined): boolean {
+  // The usual case: the annotation is exactly as we wrote it (ours is always valid JSON).
+  if (a === b) return true;
   const x = claimTemplatesOf(a);
   const y = claimTemplatesOf(b);
   if (x === 'invalid' || y === 'invalid' || x.length !== y.length) return false;
@@ -160,7 +181,7 @@ export function vmDifferences(live: VirtualMachine, desired: VirtualMachine): Ma
   }
   const liveSsh = parseJsonList(liveTemplateMeta.annotations?.[HARVESTER_ANNOTATIONS.sshNames]);
   const wantSsh = parseJsonList(wantTemplateMeta.annotations?.[HARVESTER_ANNOTATIONS.sshNames]);
-  if (stableStringify(liveSsh) !== stableStringify(wantSsh)) {
+  if (liveSsh === undefined || wantSsh === undefined ? liveSsh !== wantSsh : liveSsh.length !== wantSsh.length || liveSsh.some((k, i) => k !== wantSsh[i])) {
     out.push({ input: 'sshKeys', path: `spec.template.metadata.annotations["${HARVESTER_ANNOTATIONS.sshNames}"]`, detail: `key pairs are ${describeValue((liveSsh ?? []).join(', '))}, inputs say ${describeValue((wantSsh ?? []).join(', '))}`, inPlace: false });
   }
   // 4. Affinity: split into zone and raw affinity, so Harvester's added term and our own terms never show.
@@ -173,24 +194,16 @@ export function vmDifferences(live: VirtualMachine, desired: VirtualMachine): Ma
   if (stableStringify(liveAff.raw ?? {}) !== stableStringify(wantAff.raw ?? {})) {
     out.push({ input: 'affinity', path: 'spec.template.spec.affinity', detail: 'affinity differs', inPlace: false });
   }
-  // 5. The rest of the spec, pruned to the shape we send.
-  const wantSpec = clone(desired.spec ?? {}) as Obj;
-  const liveSpec = clone(live.spec ?? {}) as Obj;
-  for (const s of [wantSpec, liveSpec]) {
-    const t = s.template as Obj | undefined;
-    if (t) {
-      delete t.metadata;
-      const ts = t.spec as Obj | undefined;
-      if (ts) delete ts.affinity;
-    }
-  }
-  if (liveSpec.template) (liveSpec.template as Obj).spec = withoutHotplug(get<Obj>(liveSpec, 'template', 'spec'));
-  const liveMemory = get<string>(liveSpec, 'template', 'spec', 'domain', 'resources', 'limits', 'memory');
+  // 5. The rest of the spec, pruned to the shape we send (pruneLive copies, so the memory respelling below
+  // touches only the copy).
+  const wantSpec = comparableSpec(desired.spec as Obj | undefined, false);
+  const pruned = pruneLive(comparableSpec(live.spec as Obj | undefined, true), wantSpec);
   const wantMemory = get<string>(wantSpec, 'template', 'spec', 'domain', 'resources', 'limits', 'memory');
-  if (liveMemory !== undefined && sameQuantity(liveMemory, wantMemory)) {
-    (get<Obj>(liveSpec, 'template', 'spec', 'domain', 'resources', 'limits') as Obj).memory = wantMemory;
+  const liveLimits = get<Obj>(pruned, 'template', 'spec', 'domain', 'resources', 'limits');
+  if (liveLimits && typeof liveLimits === 'object' && liveLimits.memory !== undefined && sameQuantity(liveLimits.memory as string, wantMemory)) {
+    liveLimits.memory = wantMemory;
   }
-  for (const d of diffPaths(wantSpec, pruneLive(liveSpec, wantSpec))) {
+  for (const d of diffPaths(wantSpec, pruned)) {
     const leaf = typeof d.desired !== 'object' && typeof d.live !== 'object';
     const detail = leaf ? `${d.path} is ${describeValue(d.live)}, inputs say ${describeValue(d.desired)}` : `${d.path} differs`;
     out.push({ input: inputForPath(d.path), path: `spec.${d.path}`, detail, inPlace: false });

@@ -14,7 +14,7 @@ export interface MachineStatus {
   zone?: string;
   /** Host node running it. */
   host?: string;
-  /** First IPv4 address of the first interface. */
+  /** First IPv4 address of the first NIC (nic-0). */
   ip?: string;
   /**
    * VMI phase (Pending, Scheduling, Scheduled, Running, …), `Stopped` without a VMI, `Terminating` when

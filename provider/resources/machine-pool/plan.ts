@@ -2,9 +2,11 @@
  * Pure: from the desired pool and what observe saw, the ordered steps that converge the cluster.
  *
  * 1. VMs being deleted are not members, but their indexes stay taken until they are gone.
- * 2. Scale-down removes members beyond `count`: highest index first (zone-aware, zones.ts rule 2).
- * 3. Each kept member is compared with the VM we would build for its index and zone (normalize.ts):
- *    user label/annotation changes are patched in place; anything else makes it outdated.
+ * 2. Each member is compared with the VM we would build for its index where it is (normalize.ts): user
+ *    label/annotation changes are patched in place; anything else makes it outdated. Scale-down then
+ *    removes members beyond `count`: outdated ones first (so an interrupted roll resumes instead of
+ *    removing the replacements it made), then the highest index (zone-aware, zones.ts rule 2).
+ * 3. Kept members are placed in zones; one that must move is compared again for its new zone.
  * 4. Missing members (scale-up, or a VM lost out of band) are created first at the indexes recorded for
  *    the pool that no longer exist (so healing recreates the missing index), then at the lowest free ones.
  * 5. Outdated members roll in waves of maxSurge + maxUnavailable: up to maxUnavailable old VMs go first,
@@ -15,6 +17,7 @@
  * 6. Finally every member is awaited ready and every removed VM awaited gone.
  */
 import type { VirtualMachine, VirtualMachineInstance } from '../../client/objects';
+import { naturalCompare } from '../../core/natural-order';
 import type { DesiredMachine, DesiredPool } from './desired';
 import { splitAffinity } from './affinity';
 import { DRIVER_LABELS, POOL_INDEX_LABEL } from './labels';
@@ -119,9 +122,15 @@ export function planPool(desired: DesiredPool, observed: ObservedMachine[], opti
   const indexed = members.filter((m) => Number.isInteger(m.index));
   const zoneOf = new Map(indexed.map((m) => [m.index, zoneOfVm(m.vm)]));
 
-  // Rule 2: scale-down.
+  // Rule 2: judge every member where it is, then scale down (outdated members first).
+  const judged = new Map(indexed.map((m) => {
+    const want = desired.build(m.index, zoneOf.get(m.index), claimNamesOf(m.vm));
+    return [m.index, { want, diffs: vmDifferences(m.vm, want.vm) }] as const;
+  }));
+  const rolls = (diffs: MachineDifference[]) => diffs.some((d) => !d.inPlace);
   const excess = Math.max(0, indexed.length - desired.count);
-  const removedIdx = new Set(selectRemovals(indexed.map((m) => ({ index: m.index, zone: zoneOf.get(m.index) })), excess, desired.zones));
+  const candidates = indexed.map((m) => ({ index: m.index, zone: zoneOf.get(m.index), outdated: rolls(judged.get(m.index)!.diffs) }));
+  const removedIdx = new Set(selectRemovals(candidates, excess, desired.zones));
   for (const m of [...strays, ...indexed.filter((x) => removedIdx.has(x.index)).sort((a, b) => b.index - a.index)]) {
     const reason = Number.isInteger(m.index)
       ? `scale down ${pool} to ${desired.count}: remove ${m.name}`
@@ -132,15 +141,18 @@ export function planPool(desired: DesiredPool, observed: ObservedMachine[], opti
   }
   const kept = indexed.filter((m) => !removedIdx.has(m.index)).sort((a, b) => a.index - b.index);
 
-  // Rule 3: compare kept members.
+  // Rule 3: place kept members; one that must move to another zone is judged again for that zone.
   const assignment = assignZones(kept.map((m) => ({ index: m.index, zone: zoneOf.get(m.index) })), desired.count, desired.zones);
   const outdated: { member: ObservedMachine; zone: string | undefined }[] = [];
   const waitFor: string[] = [];
   for (const m of kept) {
     const zone = assignment.zoneOf.get(m.index);
-    const want = desired.build(m.index, zone, claimNamesOf(m.vm));
-    const diffs = vmDifferences(m.vm, want.vm);
-    if (diffs.some((d) => !d.inPlace)) {
+    let { want, diffs } = judged.get(m.index)!;
+    if (zone !== zoneOf.get(m.index)) {
+      want = desired.build(m.index, zone, claimNamesOf(m.vm));
+      diffs = vmDifferences(m.vm, want.vm);
+    }
+    if (rolls(diffs)) {
       outdated.push({ member: m, zone });
       replaces.push({ name: m.name, differences: diffs });
       for (const d of diffs) changes.push(`roll ${m.name}: ${d.input}: ${d.detail}`);
@@ -161,16 +173,17 @@ export function planPool(desired: DesiredPool, observed: ObservedMachine[], opti
 
   // Rule 4: healing at the recorded indexes that are missing, then scale-up at the lowest free ones.
   const missing = [...new Set(options.recordedIndexes ?? [])].filter((i) => Number.isInteger(i) && i >= 0 && !taken.has(i)).sort((a, b) => a - b);
+  // Indexes are only ever taken within a plan, so the lowest free one never moves down: search on from it.
+  let lowestFree = 0;
   const nextIndex = (): number => {
     const recorded = missing.shift();
     if (recorded !== undefined) {
       taken.add(recorded);
       return recorded;
     }
-    let i = 0;
-    while (taken.has(i)) i++;
-    taken.add(i);
-    return i;
+    while (taken.has(lowestFree)) lowestFree++;
+    taken.add(lowestFree);
+    return lowestFree;
   };
   for (const zone of assignment.newZones) {
     const machine = desired.build(nextIndex(), zone);
@@ -182,6 +195,7 @@ export function planPool(desired: DesiredPool, observed: ObservedMachine[], opti
 
   missing.length = 0;
   // Rule 5: rolling waves.
+  const differencesOf = new Map(replaces.map((r) => [r.name, r.differences]));
   const { maxSurge, maxUnavailable } = desired.rolling;
   const waveSize = Math.max(1, maxSurge + maxUnavailable);
   for (let start = 0; start < outdated.length; start += waveSize) {
@@ -194,7 +208,7 @@ export function planPool(desired: DesiredPool, observed: ObservedMachine[], opti
     const created: string[] = [];
     for (const { member, zone } of wave) {
       const machine = desired.build(nextIndex(), zone);
-      const why = [...new Set(replaces.find((r) => r.name === member.name)?.differences.filter((d) => !d.inPlace).map((d) => d.input))].join(', ');
+      const why = [...new Set(differencesOf.get(member.name)?.filter((d) => !d.inPlace).map((d) => d.input))].join(', ');
       steps.push({ action: 'create', machine, reason: `roll ${member.name} (${why} changed): create its replacement ${machine.name}` });
       created.push(machine.name);
     }
@@ -213,6 +227,4 @@ export function planPool(desired: DesiredPool, observed: ObservedMachine[], opti
   return { upToDate, replaces, changes, steps };
 }
 
-function byIndex(a: string, b: string): number {
-  return a.localeCompare(b, 'en', { numeric: true });
-}
+const byIndex = naturalCompare;

@@ -7,6 +7,7 @@
  */
 import type { VirtualMachine } from '../../client/objects';
 import { stableStringify } from '../../core/hash';
+import { naturalCompare } from '../../core/natural-order';
 import { describeValue } from '../../core/input-errors';
 import { sameQuantity } from '../../core/quantity';
 import { sameInput } from './equivalence';
@@ -113,7 +114,7 @@ export function reconstructInputs(previous: MachinePoolOutputs, vms: VirtualMach
   const ns = previous.namespace;
   const drift: string[] = [];
   const inputs: Partial<MachinePoolOutputs> = {};
-  const machines = vms.map(readBackMachine).sort((a, b) => a.name.localeCompare(b.name, 'en', { numeric: true }));
+  const machines = vms.map(readBackMachine).sort((a, b) => naturalCompare(a.name, b.name));
   const line = (m: MachineReadback, text: string) => drift.push(`VirtualMachine ${ns}/${m.name}: ${text}`);
 
   inputs.count = machines.length;

@@ -3,7 +3,7 @@
  * 1. its VMI exists (KubeVirt creates it from the VM's run strategy);
  * 2. the VMI is scheduled on a host (phase Scheduled or later);
  * 3. the VMI is Running;
- * 4. its first interface reports an IPv4 address (harvester.go GetIP strips any /prefix and requires IPv4).
+ * 4. its first NIC (nic-0) reports an IPv4 address (harvester.go GetIP strips any /prefix and requires IPv4).
  *    For bridged Multus NICs only qemu-guest-agent reports it (harvester-api.md §A.10).
  * The first check not met is the VM's progress line (pulumi-kubernetes checker style). A Failed VMI is
  * not final: with RerunOnFailure KubeVirt starts a new one, so it is reported and awaited.
@@ -15,9 +15,14 @@ import { indexOf, zoneOfVm } from './plan';
 
 const IPV4 = /^(25[0-5]|2[0-4]\d|1?\d?\d)(\.(25[0-5]|2[0-4]\d|1?\d?\d)){3}$/;
 
-/** firstIPv4 returns the VMI's first IPv4 address on its first interface, without prefix length. */
+/**
+ * firstIPv4 returns the first IPv4 address of the pool's first NIC (`nic-0`; else the VMI's first interface, as
+ * the node driver reads it), without prefix length. The guest agent may also report interfaces of its own
+ * (a guest cluster's cni0, docker0), which carry no `name`.
+ */
 export function firstIPv4(vmi: VirtualMachineInstance | undefined): string | undefined {
-  const nic = vmi?.status?.interfaces?.[0];
+  const interfaces = vmi?.status?.interfaces ?? [];
+  const nic = interfaces.find((i) => i.name === 'nic-0') ?? interfaces[0];
   if (!nic) return undefined;
   const candidates = [nic.ipAddress, ...(nic.ipAddresses ?? [])].filter((a): a is string => typeof a === 'string');
   return candidates.map((a) => a.split('/')[0]).find((a) => IPV4.test(a));

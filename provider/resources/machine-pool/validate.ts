@@ -4,9 +4,9 @@
  * unknown sentinel (preview) are never judged. Secret inputs are never quoted.
  */
 import type { CheckFailure } from '../../core/types';
-import { inputErrorMap, issuesToFailures } from '../../core/input-errors';
+import { inputErrorMap, issuesToFailures, schemaKeys } from '../../core/input-errors';
 import { containsUnknown, isUnknown } from '../../core/unknowns';
-import { mentionsZoneKey } from './affinity';
+import { CLUSTER_NETWORK_KEY_PREFIX, ZONE_KEY, mentionsNodeKey } from './affinity';
 import { networkDataProblem, userDataProblem } from './cloud-config';
 import { isLabelValue, isReservedKey, labelKeyProblem } from './labels';
 import { SECRET_INPUTS, machinePoolSchema, type MachinePoolInputs } from './model';
@@ -24,16 +24,7 @@ export interface Validation {
 
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 
-function knownKeys(path: readonly PropertyKey[]): readonly string[] {
-  if (path.length === 0) return Object.keys(machinePoolSchema.shape);
-  const top = String(path[0]);
-  if (top === 'disks') return ['image', 'size', 'bus', 'storageClass'];
-  if (top === 'networks') return ['network', 'model', 'type'];
-  if (top === 'rollingUpdate') return ['maxSurge', 'maxUnavailable'];
-  if (top === 'timeouts') return ['create', 'update', 'delete'];
-  if (top === 'affinity') return ['nodeAffinity', 'podAffinity', 'podAntiAffinity'];
-  return [];
-}
+const knownKeys = schemaKeys(machinePoolSchema);
 
 /** crossFieldFailures checks the rules that involve more than one field (on the raw inputs). */
 export function crossFieldFailures(raw: Obj): CheckFailure[] {
@@ -51,6 +42,15 @@ export function crossFieldFailures(raw: Obj): CheckFailure[] {
       }
     });
   }
+  const networks = raw.networks;
+  if (Array.isArray(networks)) {
+    networks.forEach((n, i) => {
+      // KubeVirt's admission: "Masquerade interface only implemented with pod network" (vmi-create-admitter).
+      if (isObj(n) && n.type === 'masquerade') {
+        fail(`networks[${i}].type`, 'is "masquerade", which KubeVirt allows only on the pod network, and every pool network is a VM network (Multus): the VM would be refused. Use "bridge" (the default, as the node driver).');
+      }
+    });
+  }
   const rolling = raw.rollingUpdate;
   if (isObj(rolling) && !containsUnknown(rolling)) {
     const zero = (v: unknown) => v === 0 || v === '0%';
@@ -63,9 +63,12 @@ export function crossFieldFailures(raw: Obj): CheckFailure[] {
     zones.forEach((z, i) => {
       if (typeof z === 'string' && !isUnknown(z) && zones.indexOf(z) !== i) fail(`zones[${i}]`, `"${z}" is listed twice. List each zone once.`);
     });
-    if (zones.length > 0 && isObj(raw.affinity) && mentionsZoneKey(raw.affinity)) {
+    if (zones.length > 0 && isObj(raw.affinity) && mentionsNodeKey(raw.affinity, ZONE_KEY)) {
       fail('affinity', 'constrains topology.kubernetes.io/zone while zones is set. Use zones for zone placement and keep affinity for other rules.');
     }
+  }
+  if (isObj(raw.affinity) && mentionsNodeKey(raw.affinity, CLUSTER_NETWORK_KEY_PREFIX)) {
+    fail('affinity.nodeAffinity', `uses a ${CLUSTER_NETWORK_KEY_PREFIX}* key: Harvester adds those itself from the VM networks (one per cluster network). Remove that expression; the networks input already places the VMs on hosts of the right cluster network.`);
   }
   for (const field of ['labels', 'annotations'] as const) {
     const map = raw[field];

@@ -6,8 +6,9 @@
  * Rules (each minimises VM moves):
  * 1. Targets: every zone gets floor(count / zones); the remainder goes to the zones that already hold the
  *    most VMs (ties: order of `zones`).
- * 2. Removal (scale-down): VMs outside the listed zones first, then the most populated zone, highest index
- *    first. Without zones this is simply highest index first.
+ * 2. Removal (scale-down): VMs outside the listed zones first, then the most populated zone; within those,
+ *    outdated VMs first (a roll that was interrupted keeps the replacements it already made), then the
+ *    highest index. Without zones and outdated VMs this is simply highest index first.
  * 3. Placement: a VM stays in its zone while that zone is within its target; surplus VMs (highest index
  *    first) and new VMs go to the least filled zone below target (ties: order of `zones`).
  */
@@ -17,6 +18,8 @@ export interface ZoneMember {
   index: number;
   /** The zone the VM is pinned to, if any. */
   zone?: string;
+  /** Its spec differs from the inputs (it would be rolled): removed before up-to-date VMs. */
+  outdated?: boolean;
 }
 
 /** Result of {@link assignZones}. */
@@ -49,24 +52,29 @@ export function zoneTargets(count: number, zones: readonly string[], current: Re
   return targets;
 }
 
+/** The member to remove first among `candidates`: outdated before up to date, then the highest index. */
+function firstToRemove(candidates: readonly ZoneMember[]): ZoneMember {
+  const outdated = candidates.filter((m) => m.outdated);
+  return (outdated.length ? outdated : candidates).reduce((a, b) => (b.index > a.index ? b : a));
+}
+
 /** selectRemovals picks `removeCount` member indexes to remove (rule 2). */
 export function selectRemovals(members: readonly ZoneMember[], removeCount: number, zones: readonly string[]): number[] {
   const remaining = [...members];
   const removed: number[] = [];
   const listed = new Set(zones);
   while (removed.length < removeCount && remaining.length > 0) {
-    let victim: ZoneMember | undefined;
+    let victim: ZoneMember;
     if (zones.length === 0) {
-      victim = remaining.reduce((a, b) => (b.index > a.index ? b : a));
+      victim = firstToRemove(remaining);
     } else {
       const outside = remaining.filter((m) => m.zone === undefined || !listed.has(m.zone));
       if (outside.length) {
-        victim = outside.reduce((a, b) => (b.index > a.index ? b : a));
+        victim = firstToRemove(outside);
       } else {
         const counts = countBy(remaining, zones);
         const most = Math.max(...counts.values());
-        const candidates = remaining.filter((m) => counts.get(m.zone as string) === most);
-        victim = candidates.reduce((a, b) => (b.index > a.index ? b : a));
+        victim = firstToRemove(remaining.filter((m) => counts.get(m.zone as string) === most));
       }
     }
     remaining.splice(remaining.indexOf(victim), 1);

@@ -73,7 +73,7 @@ describe('machine-pool desiredVirtualMachines', () => {
 
   it('ANDs the zone into every term of a raw affinity and appends the driver\'s machine-set term', () => {
     const raw = {
-      nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'gpu', operator: 'Exists' }] }] } },
+      nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'gpu', operator: 'Exists' as const }] }] } },
       podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ topologyKey: 'kubernetes.io/hostname', labelSelector: { matchLabels: { app: 'x' } } }] },
     };
     const vm = desiredVirtualMachines(inputs({ count: 1, zones: ['us-east-1b'], affinity: raw }), context()).machines[0].vm;

@@ -35,7 +35,7 @@ export function context(overrides: Partial<MachinePoolContext> = {}): MachinePoo
 const clone = <T>(v: T): T => JSON.parse(JSON.stringify(v)) as T;
 
 /** asHarvesterServes returns the VM as the API would serve it after Harvester's webhooks and controllers. */
-export function asHarvesterServes(vm: VirtualMachine, options: { hotplug?: boolean } = {}): VirtualMachine {
+export function asHarvesterServes(vm: VirtualMachine, options: { hotplug?: boolean; clusterNetworks?: string[] } = {}): VirtualMachine {
   const live = clone(vm) as VirtualMachine & { status?: Record<string, unknown> };
   live.metadata.uid = 'cf6d1340-c8b1-4e0a-b946-a6c8e57c59e7';
   live.metadata.resourceVersion = '416384';
@@ -58,12 +58,13 @@ export function asHarvesterServes(vm: VirtualMachine, options: { hotplug?: boole
   spec.domain.memory = { guest: '3996Mi' };
   spec.domain.resources.requests = { cpu: '125m', memory: '2730Mi' };
   spec.domain.devices.interfaces = spec.domain.devices.interfaces.map((i: Record<string, unknown>) => ({ ...i, macAddress: '3a:06:c2:72:0b:a6' }));
-  // Harvester's VM mutator ANDs the management-network term into the node affinity (mutator.go patchAffinity).
-  const mgmt = { key: 'network.harvesterhci.io/mgmt', operator: 'In', values: ['true'] };
+  // Harvester's VM mutator ANDs one term per cluster network of the VM's networks into the node affinity
+  // (mutator.go patchAffinity): `mgmt` for VLANs on the management network, the cluster network's name otherwise.
+  const terms = (options.clusterNetworks ?? ['mgmt']).map((cn) => ({ key: `network.harvesterhci.io/${cn}`, operator: 'In', values: ['true'] }));
   spec.affinity = spec.affinity ?? {};
   const node = (spec.affinity.nodeAffinity ??= {});
   const required = (node.requiredDuringSchedulingIgnoredDuringExecution ??= { nodeSelectorTerms: [{ matchExpressions: [] }] });
-  for (const term of required.nodeSelectorTerms) term.matchExpressions = [...(term.matchExpressions ?? []), mgmt];
+  for (const term of required.nodeSelectorTerms) term.matchExpressions = [...(term.matchExpressions ?? []), ...terms];
   if (options.hotplug) {
     spec.domain.devices.disks.push({ name: 'pvc-2b31db45', disk: { bus: 'scsi' } });
     spec.volumes.push({ name: 'pvc-2b31db45', persistentVolumeClaim: { claimName: 'pvc-2b31db45', hotpluggable: true } });

@@ -17,6 +17,13 @@ describe('machine-pool drift normalisation', () => {
     }
   });
 
+  it('ignores the node affinity Harvester adds for VM networks on any cluster network, not only mgmt', () => {
+    for (const overrides of [{}, { zones: ['us-east-1a'] }, { affinity: { nodeAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 5, preference: { matchExpressions: [{ key: 'disk', operator: 'In', values: ['ssd'] }] } }] } } }]) {
+      const { desired, live } = pair(overrides, { clusterNetworks: ['data', 'mgmt'] });
+      assert.deepEqual(vmDifferences(live, desired), [], JSON.stringify(overrides));
+    }
+  });
+
   it('ignores memory spelled differently but equal in value', () => {
     const { desired, live } = pair({ memory: '4096Mi' });
     (live.spec!.template!.spec as any).domain.resources.limits.memory = '4Gi';

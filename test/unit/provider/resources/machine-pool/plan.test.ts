@@ -69,6 +69,23 @@ describe('machine-pool planPool', () => {
     assert.ok(plan.replaces[0].differences.some((d) => d.input === 'disks'));
   });
 
+  it('resumes an interrupted roll: the surplus VM removed is an outdated one, never the replacement already made', () => {
+    // A roll of 2 VMs stopped after creating pool-a-2 with the new spec (timeout, outage): 3 VMs for count 2.
+    const desired = desiredVirtualMachines(inputs({ count: 2, cpu: 4 }), context());
+    const live = [...livePool({ count: 2 }), asHarvesterServes(desired.build(2, undefined).vm)];
+    const plan = planPool(desired, observed(live));
+    assert.deepEqual(summary(plan.steps), ['delete pool-a-1', 'create pool-a-3', 'ready pool-a-3', 'delete pool-a-0', 'ready pool-a-2,pool-a-3', 'gone pool-a-0,pool-a-1']);
+    assert.deepEqual(plan.replaces.map((r) => r.name), ['pool-a-0']);
+  });
+
+  it('resumes an interrupted roll over zones: removes the outdated VM of the crowded zone', () => {
+    const desired = desiredVirtualMachines(inputs({ zones: ZONES, cpu: 4 }), context());
+    const live = [...livePool({ zones: ZONES }), asHarvesterServes(desired.build(3, 'us-east-1a').vm)];
+    const plan = planPool(desired, observed(live));
+    assert.deepEqual(summary(plan.steps).slice(0, 1), ['delete pool-a-0']);
+    assert.deepEqual(plan.replaces.map((r) => r.name), ['pool-a-1', 'pool-a-2']);
+  });
+
   it('rolls with maxUnavailable 1 and no surge: old VM first', () => {
     const desired = desiredVirtualMachines(inputs({ count: 2, cpu: 4, rollingUpdate: { maxSurge: 0, maxUnavailable: 1 } }), context());
     const plan = planPool(desired, observed(livePool({ count: 2 })));

@@ -43,6 +43,15 @@ describe('machine-pool read-back', () => {
     assert.deepEqual(back, { count: 3 });
   });
 
+  it('finds no drift on VMs whose network lives on a cluster network other than mgmt', () => {
+    const i = inputs({ zones: ZONES });
+    const pool = desiredVirtualMachines(i, context());
+    const vms = pool.machines.map((m) => asHarvesterServes(m.vm, { clusterNetworks: ['data'] }));
+    const { inputs: back, drift } = reconstructInputs(toOutputs(i, [], [], pool.cloudInitHash), vms);
+    assert.deepEqual(drift, []);
+    assert.deepEqual(back, { count: 3 });
+  });
+
   it('shows a CPU edit made out of band as drift of cpu', () => {
     const { outputs, vms } = recorded({ zones: ZONES });
     (vms[1].spec!.template!.spec as any).domain.cpu.cores = 4;

@@ -25,6 +25,11 @@ describe('machine-pool readiness', () => {
     });
   }
 
+  it('takes the address of the pool\'s first NIC (nic-0) even when the guest agent lists another interface first', () => {
+    const status = { phase: 'Running', interfaces: [{ interfaceName: 'cni0', ipAddress: '10.42.0.1', ipAddresses: ['10.42.0.1'] }, { name: 'nic-0', ipAddress: '172.16.100.20' }] };
+    assert.equal(firstIPv4(vmi('a', status)), '172.16.100.20');
+  });
+
   it('takes the first IPv4 of the first interface, without prefix length', () => {
     assert.equal(firstIPv4(vmi('a', { interfaces: [{ ipAddress: 'fe80::1', ipAddresses: ['fe80::1', '10.0.0.5/24'] }] })), '10.0.0.5');
     assert.equal(firstIPv4(vmi('a', { interfaces: [{ ipAddress: '999.1.1.1' }] })), undefined);

@@ -46,6 +46,54 @@ describe('machine-pool validateInputs', () => {
     scriptUserData: { reason: 'agent merge needs cloud-config', given: { userData: '#!/bin/bash\necho pw=hunter2' }, property: 'userData', want: /shell script.*qemu-guest-agent/s },
     badTimeout: { reason: 'timeouts are durations', given: { timeouts: { create: 'ten minutes' } }, property: 'timeouts.create', want: /"10m"/ },
     zoneInAffinity: { reason: 'zones and a zone affinity conflict', given: { zones: ['us-east-1a'], affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'topology.kubernetes.io/zone', operator: 'In', values: ['x'] }] }] } } } }, property: 'affinity', want: /zones/ },
+    affinityTypo: {
+      reason: 'a misspelt affinity field would be pruned by the API server, and drift forever',
+      given: { affinity: { nodeAffinity: { requiredDuringScheduling: { nodeSelectorTerms: [] } } } },
+      property: 'affinity.nodeAffinity.requiredDuringScheduling',
+      want: /unknown property.*known: requiredDuringSchedulingIgnoredDuringExecution, preferredDuringSchedulingIgnoredDuringExecution/,
+    },
+    affinityNestedTypo: {
+      reason: 'typos deep inside a term get a hint',
+      given: { affinity: { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ topologykey: 'kubernetes.io/hostname' }] } } },
+      property: 'affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution[0].topologykey',
+      want: /did you mean "topologyKey"/,
+    },
+    affinityOperator: {
+      reason: 'operators are the API server\'s',
+      given: { affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'gpu', operator: 'Has' }] }] } } } },
+      property: 'affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[0].operator',
+      want: /"In", "NotIn", "Exists", "DoesNotExist", "Gt", "Lt" \(got "Has"\)/,
+    },
+    affinityInWithoutValues: {
+      reason: 'In needs values, as the API server says',
+      given: { affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'gpu', operator: 'In' }] }] } } } },
+      property: 'affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[0].values',
+      want: /at least one value with operator In/,
+    },
+    affinityWeight: {
+      reason: 'weights are 1–100',
+      given: { affinity: { podAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 0, podAffinityTerm: { topologyKey: 'kubernetes.io/hostname' } }] } } },
+      property: 'affinity.podAffinity.preferredDuringSchedulingIgnoredDuringExecution[0].weight',
+      want: /at least 1 \(got 0\)/,
+    },
+    affinityNoTopologyKey: {
+      reason: 'a pod affinity term needs a topology key',
+      given: { affinity: { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ labelSelector: { matchLabels: { app: 'x' } } }] } } },
+      property: 'affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution[0].topologyKey',
+      want: /is required/,
+    },
+    masquerade: {
+      reason: 'KubeVirt binds masquerade only to the pod network, and every pool network is a VM network',
+      given: { networks: [{ network: 'default/vm-net', type: 'masquerade' }] },
+      property: 'networks[0].type',
+      want: /masquerade.*only.*pod network.*"bridge"/s,
+    },
+    clusterNetworkInAffinity: {
+      reason: 'Harvester owns the cluster-network node keys',
+      given: { affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'network.harvesterhci.io/data', operator: 'In', values: ['true'] }] }] } } } },
+      property: 'affinity.nodeAffinity',
+      want: /Harvester adds those itself from the VM networks/,
+    },
   };
   for (const [name, c] of Object.entries(cases)) {
     it(`rejects ${name}: ${c.reason}`, () => {
@@ -55,6 +103,21 @@ describe('machine-pool validateInputs', () => {
       assert.ok(r[c.property].startsWith(c.property), 'the reason names its property');
     });
   }
+
+  it('accepts a full Kubernetes affinity', () => {
+    const affinity = {
+      nodeAffinity: {
+        requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'gpu', operator: 'Exists' }, { key: 'cores', operator: 'Gt', values: ['8'] }] }] },
+        preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 10, preference: { matchExpressions: [{ key: 'disk', operator: 'In', values: ['ssd'] }] } }],
+      },
+      podAntiAffinity: {
+        preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 50, podAffinityTerm: { topologyKey: 'kubernetes.io/hostname', labelSelector: { matchExpressions: [{ key: 'app', operator: 'In', values: ['db'] }] }, namespaces: ['default'] } }],
+      },
+    };
+    const v = validateInputs({ ...valid, affinity });
+    assert.deepEqual(v.failures, []);
+    assert.deepEqual(v.inputs?.affinity, affinity);
+  });
 
   it('reports every problem at once', () => {
     const r = reasons({ ...valid, count: -1, cpu: 0, memory: 'x' });
@@ -75,6 +138,9 @@ describe('machine-pool validateInputs', () => {
     assert.equal(v.hasUnknowns, true);
     assert.equal(v.inputs, undefined);
     assert.deepEqual(validateInputs({ ...valid, networks: UNKNOWN }).failures, []);
+    const unknownOperator = { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'gpu', operator: UNKNOWN }] }] } } };
+    assert.deepEqual(validateInputs({ ...valid, affinity: unknownOperator }).failures, []);
+    assert.deepEqual(validateInputs({ ...valid, affinity: UNKNOWN }).failures, []);
   });
 });
 
