@@ -16,6 +16,8 @@ export const DOCUMENTED_RESOURCES: Record<string, z.ZodType> = {
 };
 
 function typeOf(s: JsonSchema): string {
+  // A schema shared by reference (e.g. Kubernetes affinity types) is named by its definition.
+  if (s.$ref) return String(s.$ref).split('/').pop()!;
   if (s.enum) return s.enum.map((v: unknown) => JSON.stringify(v)).join(' | ');
   if (s.anyOf) return s.anyOf.map(typeOf).join(' | ');
   if (s.type === 'array') return `${typeOf(s.items ?? {})}[]`;

@@ -18,3 +18,9 @@ describe('README resource reference', () => {
     assert.match(table, /^\| `timeouts\.create` \| string \|/m);
   });
 });
+
+describe('README resource reference: shared schemas', () => {
+  it('names a schema shared by reference after its definition', () => {
+    assert.match(renderInputsTable(machinePoolSchema), /^\| `affinity\.nodeAffinity` \| KubernetesNodeAffinity \|/m);
+  });
+});
