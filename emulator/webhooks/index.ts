@@ -6,12 +6,14 @@ import { keyPairWebhooks } from './key-pair';
 import { loadBalancerWebhooks } from './load-balancer';
 import { virtualMachineImageWebhooks } from './virtual-machine-image';
 import { virtualMachineWebhooks } from './virtual-machine';
+import { kubevirtVirtualMachineWebhooks } from './kubevirt-virtual-machine';
 import { migrationWebhooks } from './virtual-machine-instance-migration';
 
 /** Builds the webhooks; register each with `store.addAdmissionHook`. */
 export function harvesterWebhooks(kinds: HarvesterKinds, options: { volumeResizeRequiresStop: boolean }): AdmissionHook[] {
   return [
     ...virtualMachineWebhooks(kinds, options),
+    ...kubevirtVirtualMachineWebhooks(),
     ...migrationWebhooks(kinds),
     ...virtualMachineImageWebhooks(kinds),
     ...keyPairWebhooks(),

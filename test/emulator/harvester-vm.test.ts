@@ -15,6 +15,22 @@ describe('simulated Harvester: virtual machines', () => {
   const vm = (name: string): KubeObject => sim.store.get(sim.kinds.vm, 'default', name)!;
   const status = (o: KubeObject | undefined): Record<string, any> => (o?.status ?? {}) as Record<string, any>;
 
+  it('refuses a masquerade interface on a VM (Multus) network, and an interface without its network, as KubeVirt does', () => {
+    // GIVEN a node-driver VM whose nic-0 binds with masquerade to the Multus network default/vm-net
+    const masquerade = nodeDriverVm('vm-m', { userData: AGENT_USERDATA });
+    const devices = (masquerade.spec as any).template.spec.domain.devices;
+    devices.interfaces = [{ name: 'nic-0', model: 'virtio', masquerade: {} }, { name: 'nic-9', model: 'virtio', bridge: {} }];
+    // WHEN it is created THEN KubeVirt's validator answers 422 naming both interfaces
+    const err = expectStatusError(() => sim.store.create(sim.kinds.vm, masquerade));
+    assert.equal(err.code, 422);
+    assert.match(err.message, /^admission webhook "virtualmachine-validator\.kubevirt\.io" denied the request: Masquerade interface only implemented with pod network/);
+    assert.deepEqual((err.status.details!.causes as { field: string }[]).map((c) => c.field), [
+      'spec.template.spec.domain.devices.interfaces[0].name',
+      'spec.template.spec.domain.devices.interfaces[1].name',
+    ]);
+    assert.equal(sim.store.get(sim.kinds.vm, 'default', 'vm-m'), undefined);
+  });
+
   it('creates a VMI owned by the VM and walks it Pending → Scheduling → Scheduled → Running', async () => {
     // GIVEN a running-strategy VM
     sim.store.create(sim.kinds.vm, nodeDriverVm('vm-a', { userData: AGENT_USERDATA }));
