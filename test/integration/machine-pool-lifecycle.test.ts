@@ -126,7 +126,7 @@ describe('machine pool: checks, failures, destroy', function () {
     await h.provider.delete(h.id(pool), done.outs!);
   });
 
-  it('finds no drift on a pool whose VM network is on a cluster network other than mgmt (emulator: own network)', async function () {
+  it('refuses a VM network whose cluster network no host has, then finds no drift once hosts join it (emulator: own network)', async function () {
     requireEmulator(this, h.target);
     // A VLAN on cluster network "data", present on every host (Harvester labels hosts network.harvesterhci.io/data=true).
     const net = h.name('data-net');
@@ -141,11 +141,17 @@ describe('machine pool: checks, failures, destroy', function () {
       },
       spec: { config: JSON.stringify({ cniVersion: '0.3.1', name: net, type: 'bridge', bridge: 'data-br', vlan: 200, ipam: {} }) },
     });
+    const pool = h.name('on-data');
+    const onData = (): Record<string, unknown> => h.args(pool, { count: 1, zones: [h.target.fixtures.zones[0]], networks: [{ network: `${h.namespace}/${net}` }] });
+    // GIVEN no host is attached to "data" yet THEN check refuses the network before anything is written
+    const refused = await h.provider.check({}, onData());
+    assert.deepEqual(refused.failures?.map((f) => f.property), ['networks[0].network']);
+    assert.match(refused.failures![0].reason, /runs on cluster network "data", but no Harvester host carries the label network\.harvesterhci\.io\/data=true/);
+    assert.equal((await h.list('virtualMachines', pool)).length, 0);
     for (const node of (await h.client.nodes.list()).items) {
       await h.client.nodes.mergePatch(node.metadata.name!, { metadata: { labels: { 'network.harvesterhci.io/data': 'true' } } });
     }
-    const pool = h.name('on-data');
-    const inputs = (await h.provider.check({}, h.args(pool, { count: 1, zones: [h.target.fixtures.zones[0]], networks: [{ network: `${h.namespace}/${net}` }] }))).inputs!;
+    const inputs = (await h.provider.check({}, onData())).inputs!;
     const { outs } = await h.provider.create(inputs);
     const vm = await h.get('virtualMachines', `${pool}-0`);
     assert.match(JSON.stringify(vm), /network\.harvesterhci\.io\/data/, 'Harvester added its cluster-network term');

@@ -3,26 +3,29 @@
  * and the resolution of what desired.ts needs from the cluster (image storage classes, key pair keys):
  * the namespace exists; each image exists, is a cloud image (ISO installers are refused, as the node
  * driver docs say), is imported and at most as large as its disk; each VM network and key pair exists
- * (key pairs validated); each zone exists on some host; no VM the pool would create first (`<name>-<i>`, i <
+ * (key pairs validated) and some host is attached to its cluster network; each zone exists on some host; no VM the pool would create first (`<name>-<i>`, i <
  * count) already exists without the pool's ownership labels. Every problem is reported at once. Inputs that
  * are unknown (preview) skip the checks that depend on them.
  */
 import type { HarvesterClient } from '../../client/harvester-client';
 import { isOwnedBy } from '../../client/ownership';
-import type { VirtualMachineImage } from '../../client/objects';
+import type { Node, VirtualMachineImage } from '../../client/objects';
 import { naturalCompare } from '../../core/natural-order';
 import { formatBytes, parseQuantity } from '../../core/quantity';
 import type { CheckFailure } from '../../core/types';
 import { isUnknown } from '../../core/unknowns';
-import { ZONE_KEY } from './affinity';
+import { CLUSTER_NETWORK_KEY_PREFIX, ZONE_KEY } from './affinity';
 import { vmName, type MachinePoolContext } from './desired';
 import {
-  diskTooSmall, imageIsIso, imageMissing, imageNotReady, keyPairMissing, keyPairNotValidated, nameTaken, namespaceMissing, networkMissing, zoneMissing,
+  clusterNetworkUnreachable, diskTooSmall, imageIsIso, imageMissing, imageNotReady, keyPairMissing, keyPairNotValidated, nameTaken, namespaceMissing, networkMissing, zoneMissing,
 } from './errors';
 import { poolOwner } from './labels';
 import { qualify, splitRef } from './refs';
 
 type Obj = Record<string, unknown>;
+
+/** The NAD label naming the cluster network a VM network runs on (absent: mgmt). */
+const CLUSTER_NETWORK_LABEL = 'network.harvesterhci.io/clusternetwork';
 
 /** Result of checkAgainstCluster. */
 export interface ClusterCheck {
@@ -54,7 +57,7 @@ function importState(image: VirtualMachineImage): string | undefined {
 
 /**
  * checkAgainstCluster runs the checks above on raw (possibly partly unknown) inputs and resolves the
- * context. Read-only: GETs of the referenced objects and one LIST of hosts when zones are set.
+ * context. Read-only: GETs of the referenced objects and one LIST of hosts (for zones and cluster networks).
  */
 export async function checkAgainstCluster(client: HarvesterClient, raw: Obj): Promise<ClusterCheck> {
   const failures: CheckFailure[] = [];
@@ -62,6 +65,9 @@ export async function checkAgainstCluster(client: HarvesterClient, raw: Obj): Pr
   const ns = known(raw.namespace) ? raw.namespace : raw.namespace === undefined ? 'default' : undefined;
   const ref = (r: unknown) => (known(r) && (r.includes('/') || ns !== undefined) ? qualify(r, ns ?? 'default') : undefined);
   const tasks: Promise<void>[] = [];
+  // One LIST of hosts, shared by the zone and cluster-network checks, made only when one of them needs it.
+  let hosts: Promise<Node[]> | undefined;
+  const listHosts = (): Promise<Node[]> => (hosts ??= client.nodes.list().then((l) => l.items));
 
   if (ns !== undefined) {
     tasks.push(client.namespaces.get(ns).then((n) => {
@@ -93,8 +99,12 @@ export async function checkAgainstCluster(client: HarvesterClient, raw: Obj): Pr
     const net = ref(n?.network);
     if (!net) return;
     const [nns, nname] = splitRef(net, 'default');
-    tasks.push(client.networks.get(nname, nns).then((nad) => {
-      if (!nad) failures.push(networkMissing(`networks[${i}].network`, net));
+    tasks.push(client.networks.get(nname, nns).then(async (nad) => {
+      if (!nad) return void failures.push(networkMissing(`networks[${i}].network`, net));
+      // Harvester pins VMs of this network to hosts labelled network.harvesterhci.io/<cluster network>=true.
+      const clusterNetwork = nad.metadata.labels?.[CLUSTER_NETWORK_LABEL] ?? 'mgmt';
+      const attached = (await listHosts()).some((h) => h.metadata.labels?.[`${CLUSTER_NETWORK_KEY_PREFIX}${clusterNetwork}`] === 'true');
+      if (!attached) failures.push(clusterNetworkUnreachable(`networks[${i}].network`, net, clusterNetwork));
     }));
   });
   const keys = Array.isArray(raw.sshKeys) ? (raw.sshKeys as unknown[]) : [];
@@ -111,8 +121,8 @@ export async function checkAgainstCluster(client: HarvesterClient, raw: Obj): Pr
   });
   const zones = Array.isArray(raw.zones) ? (raw.zones as unknown[]).filter(known) : [];
   if (zones.length) {
-    tasks.push(client.nodes.list().then((nodes) => {
-      const hostZones = [...new Set(nodes.items.map((n) => n.metadata.labels?.[ZONE_KEY]).filter((z): z is string => Boolean(z)))].sort();
+    tasks.push(listHosts().then((nodes) => {
+      const hostZones = [...new Set(nodes.map((n) => n.metadata.labels?.[ZONE_KEY]).filter((z): z is string => Boolean(z)))].sort();
       (raw.zones as unknown[]).forEach((z, i) => {
         if (known(z) && !hostZones.includes(z)) failures.push(zoneMissing(`zones[${i}]`, z, hostZones));
       });

@@ -45,6 +45,16 @@ export function networkMissing(property: string, ref: string): CheckFailure {
   return failure(property, `VM network (NetworkAttachmentDefinition) ${ref} does not exist. Create it in Harvester (Networks → VM Networks), or fix the name.`);
 }
 
+/** clusterNetworkUnreachable: no host is attached to the cluster network a VM network runs on. */
+export function clusterNetworkUnreachable(property: string, ref: string, clusterNetwork: string): CheckFailure {
+  return failure(
+    property,
+    `VM network ${ref} runs on cluster network "${clusterNetwork}", but no Harvester host carries the label ` +
+      `network.harvesterhci.io/${clusterNetwork}=true, so its VMs could never be scheduled. Attach hosts to "${clusterNetwork}" ` +
+      '(Networks → Cluster Networks → Network Configs), or use a VM network of a cluster network the hosts have.',
+  );
+}
+
 /** keyPairMissing: a key pair does not exist. */
 export function keyPairMissing(property: string, ref: string): CheckFailure {
   return failure(property, `KeyPair ${ref} does not exist. Create it in Harvester (Advanced → SSH Keys), or fix the name.`);
