@@ -10,10 +10,8 @@ import type { KindRegistry, Store } from './api/types';
 import { validateObject } from './api/validation';
 import { createGuestRegistry } from './kinds';
 import { GuestDelays, GuestHandle, installGuestCluster } from './guest';
-import type { Faults } from './faults/controller';
-import type { RequestJournal } from './faults/journal';
 import type { FaultRule } from './faults/rules';
-import { serveCluster, ServedCluster, withEndpoint } from './serve-cluster';
+import { ClusterEndpoint, serveCluster, ServedCluster, withEndpoint } from './serve-cluster';
 
 /** Options of the guest cluster (EmulatorOptions.guest). */
 export interface GuestClusterOptions {
@@ -38,15 +36,9 @@ export interface GuestClusterOptions {
 }
 
 /** A running guest cluster API. */
-export interface GuestEmulator {
-  readonly kubeconfig: string;
-  readonly kubeconfigPath?: string;
-  readonly url: string;
-  readonly token: string;
+export interface GuestEmulator extends ClusterEndpoint {
   readonly store: ObjectStore;
   readonly registry: KindRegistry;
-  readonly faults: Faults;
-  readonly journal: RequestJournal;
   readonly clusterName: string;
   readonly ccmVersion: string;
   readonly kubeletVersion: string;

@@ -15,11 +15,9 @@ import { validateObject } from './api/validation';
 import type { VersionInfo } from './api/version';
 import { createHarvesterRegistry } from './kinds';
 import { installHarvester, HarvesterHandle, HarvesterOptions, SeedOptions, seedHarvester } from './harvester';
-import type { Faults } from './faults/controller';
-import type { RequestJournal } from './faults/journal';
 import { seededRandom, type FaultRule } from './faults/rules';
 import { GuestClusterOptions, GuestEmulator, startGuestCluster } from './guest-cluster';
-import { serveCluster, ServedCluster, withEndpoint } from './serve-cluster';
+import { ClusterEndpoint, serveCluster, ServedCluster, withEndpoint } from './serve-cluster';
 
 export { ApiServer } from './api/server';
 export { ObjectStore } from './api/store';
@@ -30,6 +28,7 @@ export type { FaultRule, FaultAction, FaultMatch, WatchDropMode } from './faults
 export { loadFaultRules } from './faults/load';
 export type { HarvesterHandle, HarvesterOptions, SeedOptions } from './harvester';
 export type { GuestClusterOptions, GuestEmulator } from './guest-cluster';
+export type { ClusterEndpoint } from './serve-cluster';
 export type { GuestHandle, GuestDelays } from './guest';
 export { ManualClock, RealClock } from './clock';
 export type { Clock } from './clock';
@@ -74,20 +73,11 @@ export interface EmulatorOptions {
   guest?: GuestClusterOptions;
 }
 
-/** A running emulator. */
-export interface Emulator {
-  /** The current kubeconfig (YAML); changes when the token is rotated. */
-  readonly kubeconfig: string;
-  readonly kubeconfigPath?: string;
-  /** `https://127.0.0.1:PORT`. */
-  readonly url: string;
-  /** The current bearer token. */
-  readonly token: string;
+/** A running emulator: its endpoint (kubeconfig, url, token, faults, journal) plus the simulated cluster. */
+export interface Emulator extends ClusterEndpoint {
   readonly store: ObjectStore;
   readonly registry: KindRegistry;
   readonly clock: Clock;
-  readonly faults: Faults;
-  readonly journal: RequestJournal;
   /** CA certificate (PEM) the kubeconfig trusts; undefined over plain HTTP. */
   readonly caCert?: string;
   /** Admin handle of the simulated Harvester; undefined with `controllers: false`. */

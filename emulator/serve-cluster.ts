@@ -6,7 +6,7 @@ import type { Clock } from './clock';
 import { TokenTable } from './api/auth';
 import { buildKubeconfig, writeKubeconfig } from './api/kubeconfig';
 import { ApiServer } from './api/server';
-import type { Store } from './api/types';
+import type { ObjectStore } from './api/store';
 import { createTlsMaterial, TlsMaterial } from './api/tls';
 import type { VersionInfo } from './api/version';
 import { Faults } from './faults/controller';
@@ -26,7 +26,7 @@ export interface ServedCluster {
 
 /** Start an API server over `store` with its own token, kubeconfig, faults and journal. */
 export async function serveCluster(o: {
-  store: Store;
+  store: ObjectStore;
   clock: Clock;
   port?: number;
   host?: string;
@@ -82,12 +82,14 @@ export async function serveCluster(o: {
   return { server, tokens, faults, journal, tls, url, kubeconfig: () => kubeconfig };
 }
 
-
 /** What both emulator handles (Harvester and guest) expose about their endpoint; kubeconfig and token follow rotation. */
 export interface ClusterEndpoint {
+  /** The current kubeconfig (YAML); changes when the token is rotated. */
   readonly kubeconfig: string;
   readonly kubeconfigPath?: string;
+  /** `https://127.0.0.1:PORT`. */
   readonly url: string;
+  /** The current bearer token. */
   readonly token: string;
   readonly faults: Faults;
   readonly journal: RequestJournal;

@@ -15,37 +15,19 @@
  * Known gaps (documented, not emulated): conflicts with Update managers, and listType=set/map semantics.
  */
 import { parse as parseYaml } from 'yaml';
-import { applyConflict, badRequest, StatusError } from './errors';
+import { applyConflict, badRequest, optionsInvalid, StatusError } from './errors';
 import { FieldPath, FieldSet, deleteAt, formatPath, isPrefix, sameEntry, valueAt } from './managed-fields';
 import { JsonObject, clone, copyJson, deepEqual, isPlainObject, jsonTypeName } from './store-json';
 import { KindInfo, KubeObject, ManagedFieldsEntry, apiVersionOf } from './types';
 
 /** 422 for an apply patch without a field manager, worded as the apiserver does. */
 export function fieldManagerRequired(): StatusError {
-  return new StatusError(
-    422,
-    'Invalid',
-    'PatchOptions.meta.k8s.io "" is invalid: fieldManager: Required value: is required for apply patch',
-    {
-      group: 'meta.k8s.io',
-      kind: 'PatchOptions',
-      causes: [{ reason: 'FieldValueRequired', message: 'Required value: is required for apply patch', field: 'fieldManager' }],
-    },
-  );
+  return optionsInvalid('PatchOptions', 'fieldManager', 'FieldValueRequired', 'Required value: is required for apply patch');
 }
 
 /** 422 for `force` on a patch that is not an apply. */
 export function forceNotAllowed(): StatusError {
-  return new StatusError(
-    422,
-    'Invalid',
-    'PatchOptions.meta.k8s.io "" is invalid: force: Forbidden: may not be specified for non-apply patch',
-    {
-      group: 'meta.k8s.io',
-      kind: 'PatchOptions',
-      causes: [{ reason: 'FieldValueForbidden', message: 'Forbidden: may not be specified for non-apply patch', field: 'force' }],
-    },
-  );
+  return optionsInvalid('PatchOptions', 'force', 'FieldValueForbidden', 'Forbidden: may not be specified for non-apply patch');
 }
 
 /** Decode an apply body: YAML or JSON text (JSON is YAML), a Buffer, or an already decoded object. */

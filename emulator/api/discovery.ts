@@ -8,6 +8,7 @@
  *   kind matches).
  */
 import type { KindInfo, KindRegistry } from './types';
+import { apiVersionOf } from './types';
 
 /** The verbs every served resource supports. */
 export const RESOURCE_VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
@@ -102,10 +103,6 @@ function kindsOf(registry: KindRegistry, group: string, version: string): KindIn
     .sort((a, b) => a.plural.localeCompare(b.plural));
 }
 
-function gv(group: string, version: string): string {
-  return group ? `${group}/${version}` : version;
-}
-
 function aggregatedResource(kind: KindInfo): Record<string, unknown> {
   const responseKind = { group: kind.group, version: kind.version, kind: kind.kind };
   const entry: Record<string, unknown> = {
@@ -146,7 +143,7 @@ export function legacyCoreVersions(serverAddress: string): Record<string, unknow
 }
 
 function apiGroup(g: GroupVersions): Record<string, unknown> {
-  const versions = g.versions.map((version) => ({ groupVersion: gv(g.group, version), version }));
+  const versions = g.versions.map((version) => ({ groupVersion: apiVersionOf({ group: g.group, version }), version }));
   return { name: g.group, versions, preferredVersion: versions[0] };
 }
 
@@ -184,5 +181,5 @@ export function legacyResourceList(registry: KindRegistry, group: string, versio
       resources.push({ name: `${kind.plural}/status`, singularName: '', namespaced: kind.namespaced, kind: kind.kind, verbs: STATUS_VERBS });
     }
   }
-  return { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: gv(group, version), resources };
+  return { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: apiVersionOf({ group, version }), resources };
 }

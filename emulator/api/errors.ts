@@ -3,7 +3,7 @@
  * (see shared research kube-api-emulator.md §7). Every layer of the emulator throws these; the HTTP layer
  * serialises `status` with `code` as the HTTP status.
  */
-import { KindInfo, qualifiedResource } from './types';
+import { KindInfo, ValidationCause, qualifiedResource } from './types';
 
 export interface StatusCause {
   reason?: string;
@@ -49,7 +49,8 @@ export class StatusError extends Error {
   }
 }
 
-function resourceDetails(kind: KindInfo, name: string): Record<string, unknown> {
+/** Status `details` naming one object: name, group (when not core) and kind as the plural, as the apiserver sets them. */
+export function resourceDetails(kind: KindInfo, name: string): Record<string, unknown> {
   const details: Record<string, unknown> = { name };
   if (kind.group) details.group = kind.group;
   details.kind = kind.plural;
@@ -98,15 +99,8 @@ export function applyConflict(conflicts: { manager: string; field: string }[]): 
   });
 }
 
-export type CauseReason =
-  | 'FieldValueRequired'
-  | 'FieldValueInvalid'
-  | 'FieldValueNotSupported'
-  | 'FieldValueTypeInvalid'
-  | 'FieldValueForbidden'
-  | 'FieldValueDuplicate'
-  | 'FieldValueTooLong'
-  | 'FieldValueTooMany';
+/** The reason of one field cause (the same set schema validation reports). */
+export type CauseReason = ValidationCause['reason'];
 
 /**
  * 422 Invalid. `causes[].message` is the per-field text ("Required value", "Unsupported value: ..."); the
@@ -123,9 +117,18 @@ export function invalid(kind: KindInfo, name: string, causes: { reason: CauseRea
   return new StatusError(422, 'Invalid', `${kindName} "${name}" is invalid: ${joined}`, details);
 }
 
-/** 422 with a free-form message, as an admission webhook denial reads on a real cluster. */
+/** 400 with a free-form message, as an admission webhook denial reads on a real cluster. */
 export function admissionDenied(hookName: string, message: string): StatusError {
   return new StatusError(400, 'BadRequest', `admission webhook "${hookName}" denied the request: ${message}`);
+}
+
+/** 422 for an invalid request option, shaped like the apiserver's `<Kind>Options.meta.k8s.io "" is invalid` error. */
+export function optionsInvalid(optionsKind: string, field: string, reason: string, message: string): StatusError {
+  return new StatusError(422, 'Invalid', `${optionsKind}.meta.k8s.io "" is invalid: ${field}: ${message}`, {
+    group: 'meta.k8s.io',
+    kind: optionsKind,
+    causes: [{ reason, message, field }],
+  });
 }
 
 export function badRequest(message: string): StatusError {
@@ -158,8 +161,13 @@ export function forbidden(kind: KindInfo, name: string, user: string, verb: stri
   );
 }
 
+/** The `Retry-After` header for a retryable error, or none. */
+export function retryAfterHeaders(retryAfterSeconds: number | undefined): Record<string, string> {
+  return retryAfterSeconds !== undefined ? { 'Retry-After': String(retryAfterSeconds) } : {};
+}
+
 export function tooManyRequests(retryAfterSeconds: number | undefined, plain: boolean): StatusError {
-  const headers: Record<string, string> = retryAfterSeconds !== undefined ? { 'Retry-After': String(retryAfterSeconds) } : {};
+  const headers = retryAfterHeaders(retryAfterSeconds);
   if (plain) return new StatusError(429, 'TooManyRequests', 'Too many requests, please try again later.', undefined, headers, 'Too many requests, please try again later.\n');
   return new StatusError(
     429,
@@ -171,12 +179,12 @@ export function tooManyRequests(retryAfterSeconds: number | undefined, plain: bo
 }
 
 export function internalError(cause: string, retryAfterSeconds?: number): StatusError {
-  const headers: Record<string, string> = retryAfterSeconds !== undefined ? { 'Retry-After': String(retryAfterSeconds) } : {};
+  const headers = retryAfterHeaders(retryAfterSeconds);
   return new StatusError(500, 'InternalError', `Internal error occurred: ${cause}`, { causes: [{ message: cause }] }, headers);
 }
 
 export function serviceUnavailable(retryAfterSeconds?: number): StatusError {
-  const headers: Record<string, string> = retryAfterSeconds !== undefined ? { 'Retry-After': String(retryAfterSeconds) } : {};
+  const headers = retryAfterHeaders(retryAfterSeconds);
   return new StatusError(503, 'ServiceUnavailable', 'the server is currently unable to handle the request', {}, headers);
 }
 
@@ -186,9 +194,6 @@ export function expired(message: string): StatusError {
 
 /** The Status a successful delete answers with (details.kind is the plural, as the real store sets it). */
 export function deleteSuccess(kind: KindInfo, name: string, uid: string): StatusBody {
-  const details: Record<string, unknown> = { name };
-  if (kind.group) details.group = kind.group;
-  details.kind = kind.plural;
-  details.uid = uid;
+  const details = { ...resourceDetails(kind, name), uid };
   return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', details, code: 200 } as StatusBody;
 }

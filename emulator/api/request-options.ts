@@ -2,17 +2,9 @@
  * Query-string and body options of resource requests, validated the way the apiserver validates
  * CreateOptions/UpdateOptions/PatchOptions/DeleteOptions (422 on `<Kind>Options.meta.k8s.io "" is invalid`).
  */
-import { StatusError } from './errors';
+import { fieldManagerRequired, forceNotAllowed } from './apply';
+import { optionsInvalid } from './errors';
 import type { DeleteOptions, WriteOptions } from './types';
-
-/** 422 for an invalid request option, shaped like the apiserver's options validation error. */
-export function optionsInvalid(optionsKind: string, field: string, reason: string, message: string): StatusError {
-  return new StatusError(422, 'Invalid', `${optionsKind}.meta.k8s.io "" is invalid: ${field}: ${message}`, {
-    group: 'meta.k8s.io',
-    kind: optionsKind,
-    causes: [{ reason, message, field }],
-  });
-}
 
 const FIELD_VALIDATION = ['Ignore', 'Warn', 'Strict'] as const;
 
@@ -60,14 +52,14 @@ export function parseWriteOptions(
     }
     options.fieldManager = manager;
   } else if (isApply) {
-    throw optionsInvalid('PatchOptions', 'fieldManager', 'FieldValueRequired', 'Required value: is required for apply patch');
+    throw fieldManagerRequired();
   } else {
     options.fieldManager = managerFromUserAgent(userAgent);
   }
   const force = query.get('force');
   // `force` exists only on PatchOptions; create/update ignore it like any unknown parameter.
   if (force !== null && optionsKind === 'PatchOptions') {
-    if (!isApply) throw optionsInvalid(optionsKind, 'force', 'FieldValueForbidden', 'Forbidden: may not be specified for non-apply patch');
+    if (!isApply) throw forceNotAllowed();
     options.force = force === 'true' || force === '1';
   }
   return options;

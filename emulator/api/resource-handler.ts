@@ -6,17 +6,18 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseYaml } from 'yaml';
-import { StatusError, badRequest, notFound, unsupportedMediaType } from './errors';
-import type { KindInfo, KubeObject, ListResult, PatchType, Store, WatchOptions, WriteOptions } from './types';
+import { badRequest, methodNotAllowed, notFound, unsupportedMediaType } from './errors';
+import type { DeleteOptions, KindInfo, KubeObject, ListResult, PatchType, WatchOptions, WriteOptions } from './types';
 import { apiVersionOf } from './types';
 import { parseJsonBody, readBody, sendJson, warningHeaderValues } from './http-io';
 import { intParam, parseDeleteOptions, parseWriteOptions } from './request-options';
 import type { ResourceRoute } from './router';
+import type { ObjectStore } from './store';
 import { assertTargetMatches } from './store-checks';
 import { decodeProtobufObject, PROTOBUF_MEDIA_TYPE } from './protobuf';
 import { buildTable, negotiateTable, parseIncludeObject, tableContentType } from './table';
 import { serveWatch, WatchStream } from './watch-stream';
-import { acceptedPatchTypes, checkPatchTypeAllowed, PATCH_MEDIA_TYPES, patchTypeOf } from './patch';
+import { checkPatchTypeAllowed, patchTypeOf } from './patch';
 import type { FaultDecision } from '../faults/rules';
 import { faultConflict } from '../faults/responses';
 
@@ -34,7 +35,7 @@ export interface ResourceRequest {
 
 /** What the handler needs from the server. */
 export interface ResourceHandlerDeps {
-  store: Store;
+  store: ObjectStore;
   now: () => Date;
   bookmarkIntervalMs?: number;
   /** Registers a running watch so server shutdown can end it. */
@@ -117,6 +118,13 @@ function decodePatch(body: Buffer, type: PatchType): unknown {
     throw badRequest(`error decoding patch: a ${type} patch must be a JSON object (got ${Array.isArray(value) ? 'an array' : typeof value})`);
   }
   return value;
+}
+
+/** DeleteOptions of a DELETE: from its optional JSON body (kubectl) and the query string (client-node). */
+async function readDeleteOptions(r: ResourceRequest): Promise<DeleteOptions> {
+  const raw = await readBody(r.req);
+  const body = raw.length > 0 ? parseJsonBody(raw, "couldn't get version/kind; json parse error") : undefined;
+  return parseDeleteOptions(r.query, body, r.user);
 }
 
 /** Dispatch one resource request. */
@@ -215,7 +223,6 @@ export async function handleResource(r: ResourceRequest, deps: ResourceHandlerDe
     case 'patch': {
       // 415 (with the kind's accepted list) before the body is read, as the apiserver's patch handler does.
       const type = patchTypeOf(r.req.headers['content-type']);
-      if (type === undefined) throw unsupportedMediaType(acceptedPatchTypes(kind).map((t) => PATCH_MEDIA_TYPES[t]));
       checkPatchTypeAllowed(kind, type);
       const body = await readBody(r.req);
       const options = parseWriteOptions(query, 'PatchOptions', userAgent, r.user, type === 'apply');
@@ -227,18 +234,14 @@ export async function handleResource(r: ResourceRequest, deps: ResourceHandlerDe
       return;
     }
     case 'delete': {
-      const raw = await readBody(r.req);
-      const body = raw.length > 0 ? parseJsonBody(raw, "couldn't get version/kind; json parse error") : undefined;
-      const options = parseDeleteOptions(query, body, r.user);
+      const options = await readDeleteOptions(r);
       conflictFault(route.name!);
       const result = store.delete(kind, ns, route.name!, options);
       sendJson(r.res, 200, result.object ?? result.status);
       return;
     }
     case 'deletecollection': {
-      const raw = await readBody(r.req);
-      const body = raw.length > 0 ? parseJsonBody(raw, "couldn't get version/kind; json parse error") : undefined;
-      const options = parseDeleteOptions(query, body, r.user);
+      const options = await readDeleteOptions(r);
       const listed = store.list(kind, { namespace: ns, labelSelector: query.get('labelSelector') ?? undefined, fieldSelector: query.get('fieldSelector') ?? undefined });
       conflictFault('');
       const items: KubeObject[] = [];
@@ -250,6 +253,6 @@ export async function handleResource(r: ResourceRequest, deps: ResourceHandlerDe
       return;
     }
     default:
-      throw new StatusError(405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource', {});
+      throw methodNotAllowed();
   }
 }

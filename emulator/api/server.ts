@@ -15,7 +15,8 @@ import https from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Clock } from '../clock';
 import { StatusError, internalError, methodNotAllowed, pathNotFound } from './errors';
-import type { KindInfo, Store } from './types';
+import type { ObjectStore } from './store';
+import type { KindInfo } from './types';
 import { qualifiedResource } from './types';
 import { TokenTable, authenticate } from './auth';
 import {
@@ -41,7 +42,7 @@ import { JournalEntry, RequestJournal } from '../faults/journal';
 
 /** Options of an API server instance. */
 export interface ApiServerOptions {
-  store: Store;
+  store: ObjectStore;
   clock: Clock;
   tokens: TokenTable;
   faults: Faults;

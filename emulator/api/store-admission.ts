@@ -4,8 +4,7 @@
  */
 import { StatusError, internalError, invalid, badRequest } from './errors';
 import { prepareForStorage, StrategyContext } from './store-strategies';
-import { MetaCause } from './store-meta';
-import { AdmissionHook, AdmissionRequest, KindInfo, KubeObject, ObjectValidator, StoreReader, WriteOptions, qualifiedResource } from './types';
+import { AdmissionHook, AdmissionRequest, KindInfo, KubeObject, ObjectValidator, StoreReader, ValidationCause, WriteOptions, qualifiedResource } from './types';
 
 /** The registered admission hooks. */
 export class AdmissionChain {
@@ -52,7 +51,7 @@ export class AdmissionChain {
 export function validateForStorage(
   kind: KindInfo,
   obj: KubeObject,
-  metaCauses: MetaCause[],
+  metaCauses: ValidationCause[],
   validate: ObjectValidator | undefined,
   options: WriteOptions,
   strategy: StrategyContext = {},

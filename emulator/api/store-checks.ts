@@ -2,7 +2,7 @@
  * Request-shape checks and the store-specific Status errors whose wording comes from the apiserver's
  * generic registry (research §4.3–§4.5, §7).
  */
-import { StatusError, badRequest, conflict } from './errors';
+import { StatusError, badRequest, conflict, resourceDetails } from './errors';
 import { isPlainObject } from './store-json';
 import { KindInfo, KubeObject, apiVersionOf, qualifiedResource } from './types';
 
@@ -69,10 +69,10 @@ export function resourceVersionOnCreate(): StatusError {
 
 /** 422 for a PUT without resourceVersion on a kind that refuses unconditional updates (details.kind = plural). */
 export function resourceVersionRequired(kind: KindInfo, name: string): StatusError {
-  const details: Record<string, unknown> = { name };
-  if (kind.group) details.group = kind.group;
-  details.kind = kind.plural;
-  details.causes = [{ reason: 'FieldValueInvalid', message: 'Invalid value: 0x0: must be specified for an update', field: 'metadata.resourceVersion' }];
+  const details = {
+    ...resourceDetails(kind, name),
+    causes: [{ reason: 'FieldValueInvalid', message: 'Invalid value: 0x0: must be specified for an update', field: 'metadata.resourceVersion' }],
+  };
   return new StatusError(
     422,
     'Invalid',
@@ -88,10 +88,10 @@ export function preconditionFailed(kind: KindInfo, name: string, what: 'UID' | '
 
 /** 403 for creating in a namespace that is being deleted (NamespaceLifecycle admission). */
 export function namespaceTerminating(kind: KindInfo, name: string, namespace: string): StatusError {
-  const details: Record<string, unknown> = { name };
-  if (kind.group) details.group = kind.group;
-  details.kind = kind.plural;
-  details.causes = [{ reason: 'NamespaceTerminating', message: `namespace ${namespace} is being terminated`, field: 'metadata.namespace' }];
+  const details = {
+    ...resourceDetails(kind, name),
+    causes: [{ reason: 'NamespaceTerminating', message: `namespace ${namespace} is being terminated`, field: 'metadata.namespace' }],
+  };
   return new StatusError(
     403,
     'Forbidden',

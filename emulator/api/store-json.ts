@@ -2,7 +2,7 @@
  * Small JSON helpers shared by the object store, the patchers and server-side apply. Stored objects are
  * deep-frozen so that nothing handed out by reference (event log, watch queue) can be changed afterwards.
  */
-import { KubeObject } from './types';
+import { KindInfo, KubeObject, apiVersionOf } from './types';
 
 /** A decoded JSON object. */
 export type JsonObject = Record<string, unknown>;
@@ -86,9 +86,9 @@ export function jsonTypeName(value: unknown): string {
 }
 
 /** A copy of a stored object as served for `kind` (versions of one resource share storage). */
-export function present(kind: { group: string; version: string; kind: string }, obj: KubeObject): KubeObject {
+export function present(kind: Pick<KindInfo, 'group' | 'version' | 'kind'>, obj: KubeObject): KubeObject {
   const out = copyJson(obj);
-  out.apiVersion = kind.group ? `${kind.group}/${kind.version}` : kind.version;
+  out.apiVersion = apiVersionOf(kind);
   out.kind = kind.kind;
   return out;
 }

@@ -2,17 +2,9 @@
  * ObjectMeta validation (apimachinery `ValidateObjectMeta` / `ValidateObjectMetaUpdate`): name, generateName,
  * labels, annotations, finalizers and ownerReferences. Returns causes; the store turns them into one 422.
  */
-import { CauseReason } from './errors';
 import { dns1123LabelErrors, dns1123SubdomainErrors, labelValueErrors, qualifiedNameErrors } from './store-names';
 import { isPlainObject } from './store-json';
-import { KindInfo, KubeObject } from './types';
-
-/** One 422 cause. */
-export interface MetaCause {
-  reason: CauseReason;
-  field: string;
-  message: string;
-}
+import { KindInfo, KubeObject, ValidationCause } from './types';
 
 const TOTAL_ANNOTATION_SIZE = 256 * 1024;
 const GENERATE_NAME_SUFFIX = 5;
@@ -28,7 +20,7 @@ function quote(v: unknown): string {
   return typeof v === 'string' ? JSON.stringify(v) : JSON.stringify(v) ?? String(v);
 }
 
-function invalid(field: string, value: unknown, detail: string): MetaCause {
+function invalid(field: string, value: unknown, detail: string): ValidationCause {
   return { reason: 'FieldValueInvalid', field, message: `Invalid value: ${quote(value)}: ${detail}` };
 }
 
@@ -46,12 +38,12 @@ function nameErrors(kind: KindInfo, name: string): string[] {
   return isNamespaceKind(kind) ? dns1123LabelErrors(name) : dns1123SubdomainErrors(name);
 }
 
-function validateStringMap(field: string, value: unknown, keyCheck: (k: string) => string[], valueCheck?: (v: string) => string[]): MetaCause[] {
+function validateStringMap(field: string, value: unknown, keyCheck: (k: string) => string[], valueCheck?: (v: string) => string[]): ValidationCause[] {
   if (value === undefined || value === null) return [];
   if (!isPlainObject(value)) {
     return [{ reason: 'FieldValueTypeInvalid', field, message: `Invalid value: ${quote(value)}: must be a map of string keys to string values` }];
   }
-  const causes: MetaCause[] = [];
+  const causes: ValidationCause[] = [];
   for (const [k, v] of Object.entries(value)) {
     for (const msg of keyCheck(k)) causes.push(invalid(field, k, msg));
     if (typeof v !== 'string') {
@@ -67,8 +59,8 @@ function validateStringMap(field: string, value: unknown, keyCheck: (k: string) 
  * Validate metadata of an object about to be stored. `old` is the stored object for updates (then name and
  * generateName are not re-checked, and a deleting object may not gain finalizers).
  */
-export function validateObjectMeta(kind: KindInfo, obj: KubeObject, old?: KubeObject): MetaCause[] {
-  const causes: MetaCause[] = [];
+export function validateObjectMeta(kind: KindInfo, obj: KubeObject, old?: KubeObject): ValidationCause[] {
+  const causes: ValidationCause[] = [];
   const meta = obj.metadata;
   if (!old) {
     if (meta.generateName) {

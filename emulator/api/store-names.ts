@@ -57,6 +57,14 @@ export function dns1123LabelErrors(value: string): string[] {
   return errs;
 }
 
+const QUALIFIED_NAME_ERROR = regexError(
+  "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character",
+  QUALIFIED_NAME_FMT,
+  'MyName',
+  'my.name',
+  '123-abc',
+);
+
 /** `[prefix/]name` as used by label keys, annotation keys and finalizers. */
 export function qualifiedNameErrors(value: string): string[] {
   const errs: string[] = [];
@@ -70,28 +78,11 @@ export function qualifiedNameErrors(value: string): string[] {
     if (prefix.length === 0) errs.push('prefix part must be non-empty');
     else errs.push(...dns1123SubdomainErrors(prefix).map((m) => `prefix part ${m}`));
   } else {
-    const qn = regexError(
-      "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character",
-      QUALIFIED_NAME_FMT,
-      'MyName',
-      'my.name',
-      '123-abc',
-    );
-    return [`a qualified name ${qn} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`];
+    return [`a qualified name ${QUALIFIED_NAME_ERROR} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`];
   }
   if (name.length === 0) errs.push('name part must be non-empty');
   else if (name.length > 63) errs.push(`name part ${maxLenError(63)}`);
-  if (!qualifiedName.test(name)) {
-    errs.push(
-      `name part ${regexError(
-        "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character",
-        QUALIFIED_NAME_FMT,
-        'MyName',
-        'my.name',
-        '123-abc',
-      )}`,
-    );
-  }
+  if (!qualifiedName.test(name)) errs.push(`name part ${QUALIFIED_NAME_ERROR}`);
   return errs;
 }
 

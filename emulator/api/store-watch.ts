@@ -18,7 +18,7 @@ import { EventLog, LoggedEvent } from './event-log';
 import { FieldSelector, LabelSelector, parseFieldSelector, parseLabelSelector } from './selectors';
 import { parseResourceVersion } from './store-checks';
 import { KindTable } from './store-index';
-import { present } from './store-json';
+import { clone, present } from './store-json';
 import { KindInfo, KubeObject, WatchEvent, WatchHandle, WatchOptions, apiVersionOf } from './types';
 
 /** How many queued items one macrotask runs before yielding to I/O. */
@@ -174,7 +174,7 @@ export class WatchHub {
   deliver(w: Watcher, type: WatchEvent['type'], object: KubeObject | Record<string, unknown>, raw = false): void {
     this.queue.enqueue(() => {
       if (w.stopped) return;
-      const out = raw ? JSON.parse(JSON.stringify(object)) : present(w.kind, object as KubeObject);
+      const out = raw ? clone(object) : present(w.kind, object as KubeObject);
       w.onEvent({ type, object: out });
     });
   }

@@ -13,8 +13,8 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { StatusError } from './errors';
-import type { KindInfo, KubeObject, Store, WatchEvent, WatchHandle, WatchOptions } from './types';
-import { apiVersionOf } from './types';
+import type { ObjectStore, StoreWatchHandle } from './store';
+import type { KindInfo, KubeObject, WatchEvent, WatchOptions } from './types';
 import { IncludeObject, TableVersion, buildTable } from './table';
 import type { WatchDropAction } from '../faults/rules';
 
@@ -22,7 +22,7 @@ import type { WatchDropAction } from '../faults/rules';
 export interface WatchStreamOptions {
   req: IncomingMessage;
   res: ServerResponse;
-  store: Store;
+  store: ObjectStore;
   kind: KindInfo;
   watch: WatchOptions;
   contentType: string;
@@ -57,7 +57,7 @@ export function serveWatch(o: WatchStreamOptions): WatchStream {
   let lastRv: string | undefined;
   const pending: WatchEvent[] = [];
   const timers: NodeJS.Timeout[] = [];
-  let handle: WatchHandle | undefined;
+  let handle: StoreWatchHandle | undefined;
 
   const cleanup = (): void => {
     if (!open) return;
@@ -73,16 +73,10 @@ export function serveWatch(o: WatchStreamOptions): WatchStream {
   };
 
   let closeAfterBookmark = false;
+  // The store queues the BOOKMARK behind every event already due to this watcher, so its resourceVersion
+  // never overtakes an event still in flight.
   const bookmark = (): void => {
-    if (!open || stalled) return;
-    const queued = handle as (WatchHandle & { bookmark?: () => void }) | undefined;
-    if (queued?.bookmark) {
-      // The store queues the BOOKMARK behind every event already due to this watcher, so its
-      // resourceVersion never overtakes an event still in flight.
-      queued.bookmark();
-      return;
-    }
-    writeLine({ type: 'BOOKMARK', object: { kind: kind.kind, apiVersion: apiVersionOf(kind), metadata: { resourceVersion: store.resourceVersion() } } });
+    if (open && !stalled) handle?.bookmark();
   };
 
   const writeLine = (event: WatchEvent): void => {
@@ -143,16 +137,12 @@ export function serveWatch(o: WatchStreamOptions): WatchStream {
     if (o.drop?.afterEvents !== undefined && written >= o.drop.afterEvents) drop(o.drop);
   };
 
-  try {
-    handle = store.watch(kind, o.watch, (event) => {
-      if (!headersOut) pending.push(event);
-      else deliver(event);
-    });
-  } catch (err) {
-    // The cacher reports a too-old resourceVersion as an event on a 200 stream, not as an HTTP error.
-    if (!(err instanceof StatusError && err.code === 410)) throw err;
-    pending.push({ type: 'ERROR', object: err.status as unknown as Record<string, unknown> });
-  }
+  // A too-old resourceVersion comes back as a queued ERROR event (on a 200 stream, as the cacher does);
+  // what throws here (bad selector or resourceVersion, 400) is answered before any byte is written.
+  handle = store.watch(kind, o.watch, (event) => {
+    if (!headersOut) pending.push(event);
+    else deliver(event);
+  });
 
   res.on('close', cleanup);
   res.setHeader('Content-Type', o.contentType);
@@ -178,8 +168,8 @@ export function serveWatch(o: WatchStreamOptions): WatchStream {
         // A final BOOKMARK lets the client resume from the latest resourceVersion; end once it is out.
         closeAfterBookmark = true;
         bookmark();
-        if ((handle as { bookmark?: unknown } | undefined)?.bookmark) timers.push(setTimeout(end, 1000));
-        else end();
+        // Fallback in case the bookmark never arrives (the watch stopped meanwhile).
+        timers.push(setTimeout(end, 1000));
       }, o.timeoutSeconds * 1000),
     );
   }

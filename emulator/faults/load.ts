@@ -12,23 +12,20 @@
  */
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
+import { isPlainObject } from '../api/store-json';
 import { FaultRule, validateRule } from './rules';
 
 const ACTION_TYPES = ['latency', 'error', 'conflict', 'watchDrop', 'reset', 'unauthorized', 'expireToken'];
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
 /** Check one parsed rule's shape (types of the fields rules.ts reads); returns it typed. */
 function checkRule(value: unknown): FaultRule {
-  if (!isRecord(value)) throw new Error('must be a mapping with at least `action`');
-  if (!isRecord(value.action)) throw new Error('needs an `action` mapping, e.g. {type: error, code: 503}');
+  if (!isPlainObject(value)) throw new Error('must be a mapping with at least `action`');
+  if (!isPlainObject(value.action)) throw new Error('needs an `action` mapping, e.g. {type: error, code: 503}');
   const type = value.action.type;
   if (typeof type !== 'string' || !ACTION_TYPES.includes(type)) {
     throw new Error(`action.type must be one of ${ACTION_TYPES.join(', ')} (got ${JSON.stringify(type)})`);
   }
-  if (value.match !== undefined && !isRecord(value.match)) throw new Error('`match` must be a mapping (method, path, resource, verb, namespace, name, subresource, userAgent)');
+  if (value.match !== undefined && !isPlainObject(value.match)) throw new Error('`match` must be a mapping (method, path, resource, verb, namespace, name, subresource, userAgent)');
   for (const key of ['times', 'skip', 'probability'] as const) {
     if (value[key] !== undefined && typeof value[key] !== 'number') throw new Error(`\`${key}\` must be a number (got ${JSON.stringify(value[key])})`);
   }
@@ -52,7 +49,7 @@ export function loadFaultRules(path: string): FaultRule[] {
   } catch (err) {
     throw new Error(`${where}: is not valid YAML or JSON: ${(err as Error).message.split('\n')[0]}`);
   }
-  const list = isRecord(parsed) && Array.isArray(parsed.rules) ? parsed.rules : parsed;
+  const list = isPlainObject(parsed) && Array.isArray(parsed.rules) ? parsed.rules : parsed;
   if (!Array.isArray(list)) throw new Error(`${where}: must hold a list of fault rules (or {rules: [...]})`);
   return list.map((value, i) => {
     try {

@@ -8,6 +8,7 @@ import {
   applyConflict,
   conflict,
   internalError,
+  retryAfterHeaders,
   serviceUnavailable,
   tooManyRequests,
   unauthorized,
@@ -32,7 +33,7 @@ export function faultError(action: ErrorAction | { type: 'unauthorized' }): Stat
         'Timeout',
         'Timeout: request did not complete within requested timeout - context deadline exceeded',
         {},
-        retry !== undefined ? { 'Retry-After': String(retry) } : {},
+        retryAfterHeaders(retry),
       );
   }
 }

@@ -18,25 +18,52 @@ function cliCommand(): string[] {
   return ext === '.ts' ? ['-r', 'ts-node/register/transpile-only', cli] : [cli];
 }
 
-function runCli(args: string[], timeoutMs = 30_000): {
+interface CliRun {
   done: Promise<{ code: number | null; stdout: string; stderr: string }>;
   child: ReturnType<typeof spawn>;
   output: () => string;
   stderr: () => string;
-} {
+  /** Resolves once stdout (or stderr) matches `pattern`; rejects if the process exits or 30 s pass first. */
+  waitFor: (pattern: RegExp, stream?: 'stdout' | 'stderr') => Promise<void>;
+}
+
+function runCli(args: string[], timeoutMs = 30_000): CliRun {
   const child = spawn(process.execPath, [...cliCommand(), ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+  const text = { stdout: '', stderr: '' };
+  const listeners = new Set<() => void>();
+  child.stdout!.on('data', (d: Buffer) => {
+    text.stdout += d.toString();
+    for (const l of listeners) l();
+  });
+  child.stderr!.on('data', (d: Buffer) => {
+    text.stderr += d.toString();
+    for (const l of listeners) l();
+  });
   const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
   const done = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
     child.on('close', (code) => {
       clearTimeout(timer);
-      resolve({ code, stdout, stderr });
+      for (const l of listeners) l();
+      resolve({ code, ...text });
     }),
   );
-  return { done, child, output: () => stdout, stderr: () => stderr };
+  const waitFor = (pattern: RegExp, stream: 'stdout' | 'stderr' = 'stdout'): Promise<void> =>
+    new Promise((resolve, reject) => {
+      const giveUp = setTimeout(() => finish(new Error(`the CLI did not print ${pattern} on ${stream} within 30 s:\n${text.stdout}${text.stderr}`)), 30_000);
+      const finish = (err?: Error): void => {
+        clearTimeout(giveUp);
+        listeners.delete(check);
+        if (err) reject(err);
+        else resolve();
+      };
+      const check = (): void => {
+        if (pattern.test(text[stream])) finish();
+        else if (child.exitCode !== null || child.signalCode !== null) finish(new Error(`the CLI exited before printing ${pattern}:\n${text.stdout}${text.stderr}`));
+      };
+      listeners.add(check);
+      check();
+    });
+  return { done, child, output: () => text.stdout, stderr: () => text.stderr, waitFor };
 }
 
 describe('harvester-emulator CLI', function () {
@@ -58,6 +85,8 @@ describe('harvester-emulator CLI', function () {
       'non-numeric port': { args: ['--kubeconfig', 'k', '--port', 'abc'], want: /--port must be a whole number between 0 and 65535 \(got "abc"\)/ },
       'unknown flag': { args: ['--kubeconfig', 'k', '--frobnicate'], want: /unknown flag --frobnicate/ },
       'value missing': { args: ['--kubeconfig'], want: /--kubeconfig needs a value/ },
+      'value on a boolean flag': { args: ['--kubeconfig', 'k', '--guide=yes'], want: /^--guide takes no value$/ },
+      'positional argument': { args: ['--kubeconfig', 'k', 'extra'], want: /^unexpected argument "extra"; flags start with --$/ },
       'guest flag without guest kubeconfig': { args: ['--kubeconfig', 'k', '--guest-ccm-version', 'v1'], want: /--guest-ccm-version needs --guest-kubeconfig PATH/ },
       'ccm version not a version': { args: ['--kubeconfig', 'k', '--guest-kubeconfig', 'g', '--guest-ccm-version', 'latest'], want: /--guest-ccm-version must be a version like v0\.2\.7 \(got "latest"\)/ },
       'kubelet version not a version': { args: ['--kubeconfig', 'k', '--guest-kubeconfig', 'g', '--guest-kubelet-version', '1.32'], want: /--guest-kubelet-version must be a version like v1\.32\.4\+rke2r1 \(got "1\.32"\)/ },
@@ -81,6 +110,10 @@ describe('harvester-emulator CLI', function () {
       'unknown action': { text: '- action: {type: explode}\n', want: /rule #1: action\.type must be one of latency, error, conflict, watchDrop, reset, unauthorized, expireToken \(got "explode"\)/ },
       'bad numbers': { text: '- action: {type: error, code: 502}\n', want: /rule #1: .*error code must be 429, 500, 503 or 504 \(got 502\)/ },
       'bad yaml': { text: '- [unclosed\n', want: /is not valid YAML or JSON/ },
+      'rule not a mapping': { text: '- just a string\n', want: /rule #1: must be a mapping with at least `action`/ },
+      'no action': { text: '- match: {verb: get}\n', want: /rule #1: needs an `action` mapping, e\.g\. \{type: error, code: 503\}/ },
+      'match not a mapping': { text: '- {match: get, action: {type: reset}}\n', want: /rule #1: `match` must be a mapping/ },
+      'times not a number': { text: '- {times: once, action: {type: reset}}\n', want: /rule #1: `times` must be a number \(got "once"\)/ },
     };
     for (const [reason, c] of Object.entries(broken)) {
       writeFileSync(file, c.text);
@@ -101,15 +134,14 @@ describe('harvester-emulator CLI', function () {
   it('exits 2 with the reason on a bad flag', async () => {
     const r = await runCli(['--kubeconfig', join(dir, 'k'), '--latency', '-5']).done;
     assert.equal(r.code, 2);
-    assert.match(r.stderr, /^harvester-emulator: --latency needs a value|^harvester-emulator: --latency must be a whole number/);
+    assert.match(r.stderr, /^harvester-emulator: --latency must be a whole number between 0 and \d+ \(got "-5"\)/);
     assert.match(r.stderr, /--help/);
   });
 
   it('prints one ready line, serves kubectl, and exits 0 on SIGTERM', async () => {
     const kubeconfig = join(dir, 'kubeconfig');
     const cli = runCli(['--kubeconfig', kubeconfig, '--port', '0', '--boot-delay', '100']);
-    const deadline = Date.now() + 30_000;
-    while (!/ready/.test(cli.output()) && Date.now() < deadline && cli.child.exitCode === null) await new Promise((r) => setTimeout(r, 50));
+    await cli.waitFor(/ready/);
     const line = cli.output().trim();
     assert.match(line, /^harvester-emulator ready url=https:\/\/127\.0\.0\.1:\d+ kubeconfig=\S+$/);
     assert.equal(line.split('\n').length, 1);
@@ -127,8 +159,7 @@ describe('harvester-emulator CLI', function () {
     const rules = join(dir, 'faults.yaml');
     writeFileSync(rules, '- match: {verb: list, resource: nodes}\n  action: {type: error, code: 503}\n  times: 1\n');
     const cli = runCli(['--kubeconfig', kubeconfig, '--faults', rules, '--seed', '3']);
-    const deadline = Date.now() + 30_000;
-    while (!/ready/.test(cli.output()) && Date.now() < deadline && cli.child.exitCode === null) await new Promise((r) => setTimeout(r, 50));
+    await cli.waitFor(/ready/);
     const env = { kubeconfigPath: kubeconfig, cacheDir: join(dir, 'cache-faults'), home: join(dir, 'home') };
     const first = await runKubectl(env, ['get', 'nodes', '-o', 'name']);
     assert.equal(first.code, 1);
@@ -137,7 +168,7 @@ describe('harvester-emulator CLI', function () {
 
     writeFileSync(rules, '- match: {verb: list, resource: nodes}\n  action: {type: error, code: 500, message: injected after reload}\n  times: 1\n');
     cli.child.kill('SIGHUP');
-    while (!/faults reloaded/.test(cli.output()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    await cli.waitFor(/faults reloaded/);
     assert.match(cli.output(), /harvester-emulator faults reloaded from \S+faults\.yaml: 1 rule\n/);
     const afterReload = await runKubectl(env, ['get', 'nodes', '-o', 'name']);
     assert.equal(afterReload.code, 1);
@@ -146,7 +177,7 @@ describe('harvester-emulator CLI', function () {
     // A broken file on reload keeps the running rules and says why on stderr.
     writeFileSync(rules, '- action: {type: nope}\n');
     cli.child.kill('SIGHUP');
-    while (!/not reloaded/.test(cli.stderr()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    await cli.waitFor(/not reloaded/, 'stderr');
     assert.match(cli.stderr(), /harvester-emulator: faults not reloaded: faults file \S+: rule #1: action\.type must be one of/);
     cli.child.kill('SIGTERM');
     assert.equal((await cli.done).code, 0);

@@ -98,7 +98,7 @@ export class KubectlProcess {
         if (pattern.test(this.stdoutText + this.stderrText)) {
           finish();
           resolve();
-        } else if (this.child.exitCode !== null || this.child.signalCode !== null) {
+        } else if (!this.running) {
           finish();
           reject(new Error(`kubectl ${this.args.join(' ')} ended before printing ${pattern}:\n${this.stdoutText}${this.stderrText}`));
         }
@@ -119,7 +119,7 @@ export class KubectlProcess {
 
   /** Stop the process (SIGTERM) and wait for it. */
   async stop(): Promise<KubectlResult> {
-    if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill('SIGTERM');
+    if (this.running) this.child.kill('SIGTERM');
     return this.done;
   }
 }

@@ -32,10 +32,13 @@ export function patchTypeOf(contentType: string | undefined): PatchType | undefi
   return (Object.keys(PATCH_MEDIA_TYPES) as PatchType[]).find((t) => PATCH_MEDIA_TYPES[t] === bare);
 }
 
-/** 415 UnsupportedMediaType (with the exact accepted list) unless `kind` accepts `type`. */
-export function checkPatchTypeAllowed(kind: Pick<KindInfo, 'builtIn'>, type: PatchType): void {
+/**
+ * 415 UnsupportedMediaType (with the exact accepted list) unless `kind` accepts `type`; an unknown
+ * Content-Type (`patchTypeOf` gave undefined) is refused the same way.
+ */
+export function checkPatchTypeAllowed(kind: Pick<KindInfo, 'builtIn'>, type: PatchType | undefined): asserts type is PatchType {
   const accepted = acceptedPatchTypes(kind);
-  if (!accepted.includes(type)) throw unsupportedMediaType(accepted.map((t) => PATCH_MEDIA_TYPES[t]));
+  if (type === undefined || !accepted.includes(type)) throw unsupportedMediaType(accepted.map((t) => PATCH_MEDIA_TYPES[t]));
 }
 
 /** Decode a JSON patch body given as text (a Buffer or string); decoded values pass through. */
@@ -49,9 +52,11 @@ export function decodeJsonBody(body: unknown): unknown {
   }
 }
 
-/** Apply a json, merge or strategic patch to `doc` (not mutated); returns the patched object. */
+/**
+ * Apply a json, merge or strategic patch to `doc` (not mutated); returns the patched object. The caller has
+ * checked that `kind` accepts `type` (checkPatchTypeAllowed).
+ */
 export function applyNonApplyPatch(kind: KindInfo, doc: JsonObject, type: Exclude<PatchType, 'apply'>, body: unknown): JsonObject {
-  checkPatchTypeAllowed(kind, type);
   const decoded = decodeJsonBody(body);
   switch (type) {
     case 'json':

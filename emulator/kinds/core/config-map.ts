@@ -22,6 +22,6 @@ export const configMapKind: KindInfo = {
     binaryData: mapOf(str({ format: 'byte' })),
     immutable: bool(),
   }),
-  printerColumns: [{ name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' }],
+  // Table columns are computed by api/builtin-printers.ts, as the apiserver's own printers do.
   smpMergeKeys: { 'metadata.ownerReferences': 'uid' },
 };

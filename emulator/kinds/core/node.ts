@@ -79,11 +79,7 @@ export const nodeKind: KindInfo = {
       features: opaque(),
     }),
   }),
-  printerColumns: [
-    { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
-    { name: 'Version', type: 'string', jsonPath: '.status.nodeInfo.kubeletVersion' },
-    { name: 'OS-Image', type: 'string', jsonPath: '.status.nodeInfo.osImage', priority: 1 },
-  ],
+  // Table columns are computed by api/builtin-printers.ts, as the apiserver's own printers do.
   smpMergeKeys: {
     'metadata.ownerReferences': 'uid',
     'status.conditions': 'type',

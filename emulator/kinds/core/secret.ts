@@ -22,9 +22,6 @@ export const secretKind: KindInfo = {
     stringData: stringMap(),
     immutable: bool(),
   }),
-  printerColumns: [
-    { name: 'Type', type: 'string', jsonPath: '.type' },
-    { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
-  ],
+  // Table columns are computed by api/builtin-printers.ts, as the apiserver's own printers do.
   smpMergeKeys: { 'metadata.ownerReferences': 'uid' },
 };

@@ -81,13 +81,7 @@ export const serviceKind: KindInfo = {
       conditions: metaConditions(),
     }),
   }),
-  printerColumns: [
-    { name: 'Type', type: 'string', jsonPath: '.spec.type' },
-    { name: 'Cluster-IP', type: 'string', jsonPath: '.spec.clusterIP' },
-    { name: 'External-IP', type: 'string', jsonPath: '.status.loadBalancer.ingress[0].ip' },
-    { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
-    { name: 'Selector', type: 'string', jsonPath: '.spec.selector', priority: 1 },
-  ],
+  // Table columns are computed by api/builtin-printers.ts, as the apiserver's own printers do.
   smpMergeKeys: {
     'metadata.ownerReferences': 'uid',
     'spec.ports': 'port',

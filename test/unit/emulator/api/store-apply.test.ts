@@ -47,6 +47,12 @@ describe('ObjectStore server-side apply', () => {
     assert.equal(second.object.metadata.generation, 2);
   });
 
+  it('400 for an apply body without apiVersion or kind, naming what to send', () => {
+    const { store } = newStore();
+    const e = expectStatus(() => store.patch(lbKind, 'default', 'x', 'apply', { metadata: { name: 'x' }, spec: { ipam: 'dhcp' } }, { fieldManager: 'me' }), 400, 'BadRequest');
+    assert.match(e.message, /^the apply patch for LoadBalancer "x" has no apiVersion or kind; send the full manifest \(apiVersion: loadbalancer\.harvesterhci\.io\/v1beta1, kind: LoadBalancer\)$/);
+  });
+
   it('accepts YAML text bodies', () => {
     const { store } = newStore();
     const yaml = 'apiVersion: loadbalancer.harvesterhci.io/v1beta1\nkind: LoadBalancer\nmetadata:\n  name: lb1\nspec:\n  ipam: pool\n';

@@ -158,4 +158,24 @@ describe('ObjectStore create', () => {
     assert.equal((store.get(lbKind, 'default', 'lb1')!.spec as Record<string, unknown>).ipam, 'dhcp');
     assert.equal(body.metadata.uid, undefined);
   });
+
+  it('400 for a body of another kind, a non-object metadata, or a namespaced object without namespace', () => {
+    const { store } = newStore();
+    const wrongVersion = expectStatus(() => store.create(lbKind, { ...lb('x'), apiVersion: 'v1' }), 400, 'BadRequest');
+    assert.equal(wrongVersion.message, 'the API version in the data (v1) does not match the expected API version (loadbalancer.harvesterhci.io/v1beta1)');
+    const wrongKind = expectStatus(() => store.create(lbKind, { ...lb('x'), kind: 'IPPool' }), 400, 'BadRequest');
+    assert.equal(wrongKind.message, 'the kind in the data (IPPool) does not match the expected kind (LoadBalancer)');
+    const badMeta = expectStatus(() => store.create(lbKind, { ...lb('x'), metadata: 'x' as never }), 400, 'BadRequest');
+    assert.equal(badMeta.message, 'metadata of the LoadBalancer must be a JSON object');
+    const noNs = expectStatus(() => store.create(lbKind, lb('x', { ipam: 'dhcp' }, { namespace: undefined })), 400, 'BadRequest');
+    assert.match(noNs.message, /^LoadBalancer "x" has no metadata\.namespace: loadbalancers\.loadbalancer\.harvesterhci\.io are namespaced; set metadata\.namespace$/);
+  });
+
+  it('422 names the bad part of a label key in the apiserver\'s words', () => {
+    const { store } = newStore();
+    const e = expectStatus(() => store.create(lbKind, lb('x', { ipam: 'dhcp' }, { labels: { 'a/b/c': 'v', 'ok/-bad': 'v' } })), 422, 'Invalid');
+    const messages = (e.status.details.causes as { field: string; message: string }[]).map((c) => `${c.field}: ${c.message}`);
+    assert.ok(messages.some((m) => m.startsWith(`metadata.labels: Invalid value: "a/b/c": a qualified name must consist of alphanumeric characters`) && m.endsWith(`with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`)), messages.join('\n'));
+    assert.ok(messages.includes(`metadata.labels: Invalid value: "ok/-bad": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')`), messages.join('\n'));
+  });
 });

@@ -96,8 +96,10 @@ describe('ObjectStore list', () => {
 
   it('400 for a token that is not ours', () => {
     const { store } = newStore();
-    expectStatus(() => store.list(lbKind, { continue: 'garbage!' }), 400, 'BadRequest');
-    expectStatus(() => store.list(lbKind, { continue: encodeContinue(999999, 'x') }), 400, 'BadRequest');
+    const garbage = expectStatus(() => store.list(lbKind, { continue: 'garbage!' }), 400, 'BadRequest');
+    assert.match(garbage.message, /^continue key is not valid: not a token returned by this server; restart the list without continue$/);
+    const future = expectStatus(() => store.list(lbKind, { continue: encodeContinue(999999, 'x') }), 400, 'BadRequest');
+    assert.match(future.message, /resource version is newer than this server's; restart the list without continue/);
     assert.deepEqual(decodeContinue(encodeContinue(5, 'ns\u0000n')), { rv: 5, start: 'ns\u0000n' });
   });
 

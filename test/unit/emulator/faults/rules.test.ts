@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { FaultRequest, FaultRuleSet, RequestJournal, seededRandom, validateRule } from '../../../../emulator/faults';
+import { FaultRequest, FaultRuleSet, Faults, RequestJournal, seededRandom, validateRule } from '../../../../emulator/faults';
 
 const get = (over: Partial<FaultRequest> = {}): FaultRequest => ({
   method: 'GET', url: '/apis/loadbalancer.harvesterhci.io/v1beta1/namespaces/default/loadbalancers?limit=500', verb: 'list',
@@ -71,6 +71,14 @@ describe('emulator/faults/rules', () => {
     assert.throws(() => validateRule({ action: { type: 'error', code: 500 }, times: -1 }), /times must be/);
     assert.throws(() => validateRule({ action: { type: 'error', code: 500, format: 'plain' } }), /only for 429/);
     assert.throws(() => validateRule({ action: { type: 'error', code: 418 as 500 } }), /429, 500, 503 or 504/);
+    assert.throws(() => validateRule({ name: 'slow', action: { type: 'latency', ms: -1 } }), /^Error: fault rule slow: latency ms must be ≥ 0 \(got -1\)$/);
+    assert.throws(() => validateRule({ action: { type: 'watchDrop', mode: 'explode' as 'clean' } }), /watchDrop mode must be clean, expire, reset or stall \(got explode\)/);
+  });
+
+  it('out-of-band faults need a running emulator', () => {
+    const faults = new Faults();
+    assert.throws(() => faults.expireToken(), /^Error: faults\.expireToken\(\): this Faults object is not attached to a running emulator$/);
+    assert.throws(() => faults.compact(), /faults\.compact\(\): this Faults object is not attached/);
   });
 });
 
