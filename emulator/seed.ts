@@ -13,12 +13,12 @@
  */
 import { createHash } from 'node:crypto';
 import { StatusError } from './api/errors';
-import { KubeObject, Store } from './api/types';
+import { KindInfo, KubeObject, Store } from './api/types';
 import { harvesterKinds, HarvesterKinds } from './controllers/kinds';
-import { ANN_NETWORK_ROUTE, LABEL_CLUSTER_NETWORK, LABEL_HOSTNAME, LABEL_IMAGE_DISPLAY_NAME, LABEL_REGION, LABEL_VLAN_ID, LABEL_ZONE } from './controllers/names';
-import { clone, healthyNodeConditions, timestamp, writeChanges } from './controllers/object-util';
+import { ANN_NETWORK_ROUTE, LABEL_CLUSTER_NETWORK, LABEL_IMAGE_DISPLAY_NAME, LABEL_REGION, LABEL_VLAN_ID, LABEL_ZONE } from './controllers/names';
+import { LONGHORN_DEFAULT_PARAMETERS, longhornStorageClass, RESERVED_STORAGE_CLASS } from './controllers/image-stages';
+import { clone, healthyNodeConditions, kubeletNodeLabels, timestamp, writeChanges } from './controllers/object-util';
 import { ed25519PublicKeyLine, legacyMd5Fingerprint, parseAuthorizedKey } from './controllers/ssh-public-key';
-import { KindInfo } from './api/types';
 
 /** A host to seed. */
 export interface SeedNode {
@@ -148,11 +148,7 @@ function seedWithStatus(store: Store, kind: KindInfo, object: KubeObject): KubeO
 
 function nodeObject(node: SeedNode, now: string): KubeObject {
   const labels: Record<string, string> = {
-    'beta.kubernetes.io/arch': 'amd64',
-    'beta.kubernetes.io/os': 'linux',
-    'kubernetes.io/arch': 'amd64',
-    'kubernetes.io/os': 'linux',
-    [LABEL_HOSTNAME]: node.name,
+    ...kubeletNodeLabels(node.name),
     'node-role.kubernetes.io/control-plane': 'true',
     'node-role.kubernetes.io/etcd': 'true',
     'node-role.kubernetes.io/master': 'true',
@@ -196,16 +192,8 @@ function seedImages(store: Store, kinds: HarvesterKinds, images: SeedImage[], no
   for (const image of images) {
     const scName = image.storageClassName ?? `longhorn-${image.name}`;
     if (kinds.storageClass) {
-      createOrKeep(store, kinds.storageClass, {
-        apiVersion: 'storage.k8s.io/v1',
-        kind: 'StorageClass',
-        metadata: { name: scName, annotations: { 'harvesterhci.io/is-reserved-storageclass': 'true' } },
-        provisioner: 'driver.longhorn.io',
-        parameters: { backingImage: `${image.namespace}-${image.name}`, migratable: 'true', numberOfReplicas: '3', staleReplicaTimeout: '30' },
-        reclaimPolicy: 'Delete',
-        allowVolumeExpansion: true,
-        volumeBindingMode: 'Immediate',
-      });
+      const parameters = { backingImage: `${image.namespace}-${image.name}`, ...LONGHORN_DEFAULT_PARAMETERS };
+      createOrKeep(store, kinds.storageClass, longhornStorageClass(scName, parameters, RESERVED_STORAGE_CLASS));
     }
     const condition = (type: string) => ({ type, status: 'True', lastUpdateTime: now });
     seedWithStatus(store, kinds.image, {
@@ -237,16 +225,8 @@ export function seedHarvester(store: Store, seed: SeedOptions = {}): void {
   for (const ns of s.namespaces) createOrKeep(store, kinds.namespace, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
 
   if (kinds.storageClass) {
-    createOrKeep(store, kinds.storageClass, {
-      apiVersion: 'storage.k8s.io/v1',
-      kind: 'StorageClass',
-      metadata: { name: 'harvester-longhorn', annotations: { 'storageclass.kubernetes.io/is-default-class': 'true' } },
-      provisioner: 'driver.longhorn.io',
-      parameters: { migratable: 'true', numberOfReplicas: '3', staleReplicaTimeout: '30' },
-      reclaimPolicy: 'Delete',
-      allowVolumeExpansion: true,
-      volumeBindingMode: 'Immediate',
-    });
+    const annotations = { 'storageclass.kubernetes.io/is-default-class': 'true' };
+    createOrKeep(store, kinds.storageClass, longhornStorageClass('harvester-longhorn', { ...LONGHORN_DEFAULT_PARAMETERS }, annotations));
   }
   const settings: Record<string, string> = { 'server-version': s.serverVersion, ...s.settings };
   for (const [name, value] of Object.entries(settings)) {

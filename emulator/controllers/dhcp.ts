@@ -8,6 +8,7 @@ import { fnv1a } from './hashing';
 import { formatIPv4, parseIPv4 } from './ipv4';
 import { DhcpRange } from './options';
 import { field } from './object-util';
+import { objectKey } from './runtime';
 
 /** The lease for `key` (`namespace/name`), or undefined when the range is exhausted or invalid. */
 export function dhcpLease(range: DhcpRange, key: string, loadBalancers: KubeObject[]): string | undefined {
@@ -16,7 +17,7 @@ export function dhcpLease(range: DhcpRange, key: string, loadBalancers: KubeObje
   if (start === undefined || end === undefined || end < start) return undefined;
   const used = new Set<string>();
   for (const lb of loadBalancers) {
-    if (`${lb.metadata.namespace}/${lb.metadata.name}` === key) {
+    if (objectKey(lb) === key) {
       const mine = field<string>(lb, 'status', 'address');
       const ip = parseIPv4(mine);
       if (ip !== undefined && ip >= start && ip <= end) return mine; // keep an existing lease

@@ -7,7 +7,7 @@
  */
 import { parse } from 'yaml';
 import { KindInfo, KubeObject, StoreReader } from '../api/types';
-import { field } from './object-util';
+import { field, specOf } from './object-util';
 
 const AGENT = 'qemu-guest-agent';
 const AGENT_UNITS = new Set([AGENT, `${AGENT}.service`]);
@@ -94,6 +94,5 @@ export function cloudConfigRunsGuestAgent(userData: string | undefined): boolean
 
 /** Whether the VMI's guest will report an IP through the agent. */
 export function vmiRunsGuestAgent(vmi: KubeObject, store: StoreReader, secretKind: KindInfo): boolean {
-  const spec = (vmi.spec ?? {}) as Record<string, unknown>;
-  return cloudConfigRunsGuestAgent(userDataOf(spec, String(vmi.metadata.namespace), store, secretKind));
+  return cloudConfigRunsGuestAgent(userDataOf(specOf(vmi), String(vmi.metadata.namespace), store, secretKind));
 }

@@ -35,24 +35,36 @@ function sizesFor(image: KubeObject): { size: number; virtualSize: number } {
   return { size, virtualSize: iso ? size : 10 * 2 ** 30 };
 }
 
+/** A Longhorn StorageClass as Harvester creates them (the default one, and one per image). */
+export function longhornStorageClass(name: string, parameters: Record<string, string>, annotations: Record<string, string>): KubeObject {
+  return {
+    apiVersion: 'storage.k8s.io/v1',
+    kind: 'StorageClass',
+    metadata: { name, annotations },
+    provisioner: 'driver.longhorn.io',
+    parameters,
+    reclaimPolicy: 'Delete',
+    allowVolumeExpansion: true,
+    volumeBindingMode: 'Immediate',
+  };
+}
+
+/** The annotation that marks an image's StorageClass as Harvester-managed. */
+export const RESERVED_STORAGE_CLASS = { 'harvesterhci.io/is-reserved-storageclass': 'true' };
+
+/** Longhorn parameters of Harvester's default StorageClass, also the image mutator's defaults. */
+export const LONGHORN_DEFAULT_PARAMETERS: Readonly<Record<string, string>> = { numberOfReplicas: '3', staleReplicaTimeout: '30', migratable: 'true' };
+
 function ensureStorageClass(store: Store, kinds: HarvesterKinds, image: KubeObject, name: string): void {
   if (!kinds.storageClass || store.get(kinds.storageClass, undefined, name)) return;
-  const params = (field<Record<string, string>>(image, 'spec', 'storageClassParameters') ?? {}) as Record<string, string>;
+  const params = field<Record<string, string>>(image, 'spec', 'storageClassParameters') ?? {};
+  const parameters = {
+    ...params,
+    backingImage: `${image.metadata.namespace}-${image.metadata.name}`,
+    backingImageDataSourceType: String(field(image, 'spec', 'sourceType') ?? 'download'),
+  };
   try {
-    store.create(
-      kinds.storageClass,
-      {
-        apiVersion: 'storage.k8s.io/v1',
-        kind: 'StorageClass',
-        metadata: { name, annotations: { 'harvesterhci.io/is-reserved-storageclass': 'true' } },
-        provisioner: 'driver.longhorn.io',
-        parameters: { ...params, backingImage: `${image.metadata.namespace}-${image.metadata.name}`, backingImageDataSourceType: String(field(image, 'spec', 'sourceType') ?? 'download') },
-        reclaimPolicy: 'Delete',
-        allowVolumeExpansion: true,
-        volumeBindingMode: 'Immediate',
-      },
-      { fieldManager: 'harvester-image-controller' },
-    );
+    store.create(kinds.storageClass, longhornStorageClass(name, parameters, RESERVED_STORAGE_CLASS), { fieldManager: 'harvester-image-controller' });
   } catch (err) {
     if (!(err instanceof StatusError && err.code === 409)) throw err;
   }

@@ -8,7 +8,9 @@
  *   address after `lastAllocated` (host-local's round robin), skipping gateways and allocated addresses.
  * IPv4 only. Error texts are Harvester's (including its "invalide range" typo).
  */
+import { KubeObject } from '../api/types';
 import { Cidr, cidrContains, formatCidr, formatIPv4, maskOf, parseCidr, parseIPv4 } from './ipv4';
+import { field } from './object-util';
 
 /** An IPPool `spec.ranges[]` entry as written. */
 export interface RangeSpec {
@@ -65,6 +67,11 @@ export function makeRange(r: RangeSpec): PoolRange {
 /** Canonicalises all ranges (first error wins). */
 export function makeRangeSet(ranges: RangeSpec[]): PoolRange[] {
   return ranges.map(makeRange);
+}
+
+/** The canonical range set of an IPPool's `spec.ranges` (first error wins). */
+export function rangeSetOf(pool: KubeObject): PoolRange[] {
+  return makeRangeSet(field<RangeSpec[]>(pool, 'spec', 'ranges') ?? []);
 }
 
 /** Go's `%+v` of a host-local Range, as Harvester's overlap messages print it. */

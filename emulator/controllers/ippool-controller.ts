@@ -7,10 +7,10 @@
  */
 import { Clock } from '../clock';
 import { Store } from '../api/types';
-import { makeRangeSet, rangeSetContains, RangeSpec, totalOf } from './ipam';
+import { rangeSetContains, rangeSetOf, totalOf } from './ipam';
 import { parseIPv4 } from './ipv4';
 import { HarvesterKinds } from './kinds';
-import { Condition, clone, field, isDeleting, setCondition, statusOf, timestamp, writeChanges } from './object-util';
+import { Condition, clone, isDeleting, setCondition, statusOf, timestamp, writeChanges } from './object-util';
 import { Controller, ErrorSink, splitKey } from './runtime';
 
 /** Builds the IPPool status controller. */
@@ -25,28 +25,25 @@ export function createIpPoolController(ctx: { store: Store; kinds: HarvesterKind
       if (!pool || isDeleting(pool)) return;
       const desired = clone(pool);
       const status = statusOf(desired);
-      const now = timestamp(ctx.clock.now());
-      let set;
+      let ready: Pick<Condition, 'type' | 'status' | 'message'> = { type: 'Ready', status: 'True' };
       try {
-        set = makeRangeSet(field<RangeSpec[]>(pool, 'spec', 'ranges') ?? []);
+        const set = rangeSetOf(pool);
+        const allocated = (status.allocated as Record<string, string> | undefined) ?? {};
+        const inUse = Object.keys(allocated).filter((ip) => {
+          const n = parseIPv4(ip);
+          return n !== undefined && rangeSetContains(set, n);
+        }).length;
+        const total = totalOf(set);
+        status.total = total;
+        status.available = Math.max(0, total - inUse);
       } catch (err) {
+        // Bad ranges (only reachable past the webhook): keep the counters, report why.
         status.total ??= 0;
         status.available ??= 0;
-        status.lastAllocated ??= '';
-        status.conditions = setCondition(status.conditions as Condition[] | undefined, { type: 'Ready', status: 'False', message: (err as Error).message }, now, { stampUpdate: true });
-        writeChanges(store, kinds.ipPool, pool, desired, { fieldManager: 'harvester-ippool-controller' });
-        return;
+        ready = { type: 'Ready', status: 'False', message: (err as Error).message };
       }
-      const allocated = (status.allocated as Record<string, string> | undefined) ?? {};
-      const inUse = Object.keys(allocated).filter((ip) => {
-        const n = parseIPv4(ip);
-        return n !== undefined && rangeSetContains(set, n);
-      }).length;
-      const total = totalOf(set);
-      status.total = total;
-      status.available = Math.max(0, total - inUse);
       status.lastAllocated ??= '';
-      status.conditions = setCondition(status.conditions as Condition[] | undefined, { type: 'Ready', status: 'True' }, now, { stampUpdate: true });
+      status.conditions = setCondition(status.conditions as Condition[] | undefined, ready, timestamp(ctx.clock.now()), { stampUpdate: true });
       writeChanges(store, kinds.ipPool, pool, desired, { fieldManager: 'harvester-ippool-controller' });
     },
   });

@@ -5,7 +5,7 @@
  * the webhook was bypassed). The node driver refuses key pairs that are not validated=True (§A.3).
  */
 import { Clock } from '../clock';
-import { Condition, field, isDeleting, setCondition, statusOf, timestamp } from './object-util';
+import { Condition, field, findCondition, isDeleting, setCondition, statusOf, timestamp } from './object-util';
 import { ResolvedHarvesterOptions } from './options';
 import { legacyMd5Fingerprint, parseAuthorizedKey } from './ssh-public-key';
 import { Stage } from './stages';
@@ -19,7 +19,7 @@ export function keyPairStages(ctx: { options: ResolvedHarvesterOptions; clock: C
         !isDeleting(kp) &&
         typeof field(kp, 'spec', 'publicKey') === 'string' &&
         !field(kp, 'status', 'fingerPrint') &&
-        !(field<Condition[]>(kp, 'status', 'conditions') ?? []).some((c) => c.type === 'validated'),
+        !findCondition(kp, 'validated'),
       delayMs: () => ctx.options.delays.keyPairValidate,
       next: (kp) => {
         const status = statusOf(kp);

@@ -6,8 +6,8 @@
  */
 import { KubeObject, StoreReader } from '../api/types';
 import { HarvesterKinds } from './kinds';
-import { parseIPv4 } from './ipv4';
 import { field } from './object-util';
+import { firstIPv4 } from './vm-network';
 
 /** The VMIs an LB selects. */
 export function selectedVmis(store: StoreReader, kinds: HarvesterKinds, lb: KubeObject): KubeObject[] {
@@ -21,15 +21,9 @@ export function selectedVmis(store: StoreReader, kinds: HarvesterKinds, lb: Kube
 }
 
 /** IPv4 addresses of the running selected VMIs (first IPv4 of each). */
-export function backendAddresses(store: StoreReader, kinds: HarvesterKinds, lb: KubeObject): { running: number; addresses: string[] } {
-  let running = 0;
-  const addresses: string[] = [];
-  for (const vmi of selectedVmis(store, kinds, lb)) {
-    if (field(vmi, 'status', 'phase') !== 'Running') continue;
-    running++;
-    const ifaces = field<Record<string, unknown>[]>(vmi, 'status', 'interfaces') ?? [];
-    const ip = ifaces.map((i) => i.ipAddress).find((a) => parseIPv4(a) !== undefined);
-    if (typeof ip === 'string') addresses.push(ip);
-  }
-  return { running, addresses };
+export function backendAddresses(store: StoreReader, kinds: HarvesterKinds, lb: KubeObject): string[] {
+  return selectedVmis(store, kinds, lb)
+    .filter((vmi) => field(vmi, 'status', 'phase') === 'Running')
+    .map(firstIPv4)
+    .filter((ip): ip is string => ip !== undefined);
 }

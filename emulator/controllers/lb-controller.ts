@@ -16,7 +16,7 @@
 import { Clock } from '../clock';
 import { KubeObject, Store } from '../api/types';
 import { dhcpLease } from './dhcp';
-import { allocateAddress, allocatedAddressOf, makeRangeSet, rangeSetLabel, RangeSpec } from './ipam';
+import { allocateAddress, allocatedAddressOf, rangeSetLabel, rangeSetOf } from './ipam';
 import { formatIPv4, parseIPv4 } from './ipv4';
 import { HarvesterKinds } from './kinds';
 import { backendAddresses } from './lb-backends';
@@ -97,7 +97,7 @@ export function createLbController(ctx: LbControllerContext): Controller {
     if (!pool) throw new PoolError(`fail to get allocator ${poolName}`);
     let set;
     try {
-      set = makeRangeSet(field<RangeSpec[]>(pool, 'spec', 'ranges') ?? []);
+      set = rangeSetOf(pool);
     } catch (err) {
       throw new PoolError(`fail to get allocator ${poolName}: ${(err as Error).message}`);
     }
@@ -181,7 +181,7 @@ export function createLbController(ctx: LbControllerContext): Controller {
       }
     }
     if (!error && vmType) {
-      const { addresses } = backendAddresses(store, kinds, lb);
+      const addresses = backendAddresses(store, kinds, lb);
       if (addresses.length > 0) status.backendServers = addresses;
       else {
         delete status.backendServers;

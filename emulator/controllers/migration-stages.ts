@@ -21,9 +21,9 @@ import { KubeObject, Store } from '../api/types';
 import { fnv1a } from './hashing';
 import { HarvesterKinds } from './kinds';
 import { FINALIZER_MIGRATION, LABEL_MIGRATION_VMI } from './names';
-import { enterPhase, field, hasFinalizer, isDeleting, removeFinalizer, statusOf, timestamp } from './object-util';
+import { enterPhase, field, hasFinalizer, isDeleting, removeFinalizer, specOf, statusOf, timestamp } from './object-util';
 import { ResolvedHarvesterOptions } from './options';
-import { placeVmi } from './scheduler';
+import { placeVmi, vmisPerNode } from './scheduler';
 import { Stage } from './stages';
 import { Clock } from '../clock';
 
@@ -68,17 +68,12 @@ function stateFor(vmi: KubeObject | undefined, migration: KubeObject): Record<st
 /** Where the target virt-launcher pod would run, or undefined when no other host fits. */
 export function migrationTarget(ctx: MigrationStageContext, vmi: KubeObject, migration: KubeObject): KubeObject | undefined {
   const source = field<string>(vmi, 'status', 'nodeName');
-  const podSpec = { ...((vmi.spec ?? {}) as Record<string, unknown>) };
+  const podSpec = { ...specOf(vmi) };
   const added = field<Record<string, string>>(migration, 'spec', 'addedNodeSelector') ?? {};
   // addedNodeSelector only restricts: on a key collision the VMI's own value is kept.
   podSpec.nodeSelector = { ...added, ...((podSpec.nodeSelector as Record<string, string> | undefined) ?? {}) };
   const nodes = ctx.store.list(ctx.kinds.node).items.filter((n) => n.metadata.name !== source);
-  const load = new Map<string, number>();
-  for (const other of ctx.store.list(ctx.kinds.vmi).items) {
-    const node = field<string>(other, 'status', 'nodeName');
-    if (node && other.metadata.uid !== vmi.metadata.uid) load.set(node, (load.get(node) ?? 0) + 1);
-  }
-  return placeVmi(podSpec, nodes, load).node;
+  return placeVmi(podSpec, nodes, vmisPerNode(ctx.store.list(ctx.kinds.vmi).items, vmi)).node;
 }
 
 function vmiGoneOrFinal(vmi: KubeObject | undefined): boolean {

@@ -10,8 +10,6 @@ export const ANN_VM_RUN_STRATEGY = 'harvesterhci.io/vmRunStrategy';
 export const ANN_REMOVED_PVCS = 'harvesterhci.io/removedPersistentVolumeClaims';
 export const ANN_REMOVE_ALL_PVCS = 'harvesterhci.io/removeAllPersistentVolumeClaims';
 export const ANN_RESERVED_MEMORY = 'harvesterhci.io/reservedMemory';
-export const ANN_IMAGE_ID = 'harvesterhci.io/imageId';
-export const ANN_STORAGE_CLASS_NAME = 'harvesterhci.io/storageClassName';
 export const ANN_NETWORK_ROUTE = 'network.harvesterhci.io/route';
 export const LABEL_IMAGE_DISPLAY_NAME = 'harvesterhci.io/imageDisplayName';
 export const LABEL_CREATOR = 'harvesterhci.io/creator';
@@ -54,7 +52,6 @@ export const ANN_PROJECT_ID = 'field.cattle.io/projectId';
 export const DHCP_ASK_ADDRESS = '0.0.0.0';
 
 // harvester-cloud-provider pkg/utils/consts.go, pkg/cloud-controller-manager/*
-export const CCM_PREFIX = 'cloudprovider.harvesterhci.io/';
 export const ANN_SVC_IPAM = 'cloudprovider.harvesterhci.io/ipam';
 export const ANN_SVC_NETWORK = 'cloudprovider.harvesterhci.io/network';
 export const ANN_SVC_PROJECT = 'cloudprovider.harvesterhci.io/project';

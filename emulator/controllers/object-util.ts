@@ -6,6 +6,7 @@
 import { StatusError } from '../api/errors';
 import { copyJson, deepEqual, rfc3339 } from '../api/store-json';
 import { KindInfo, KubeObject, Store, WriteOptions } from '../api/types';
+import { LABEL_HOSTNAME } from './names';
 
 /** Structural equality of JSON values (absent and `undefined` keys alike, as after a store round trip). */
 export { deepEqual };
@@ -57,8 +58,9 @@ export function enterPhase<T extends KubeObject>(object: T, phase: string, now: 
   return object;
 }
 
-/** The object's `spec` as a record ({} when missing; not attached). */
-export function specOf(object: KubeObject): Record<string, unknown> {
+/** The object's `spec` as a record ({} when missing; attached, i.e. a live view, when `create` is set). */
+export function specOf(object: KubeObject, create = false): Record<string, unknown> {
+  if ((!object.spec || typeof object.spec !== 'object') && create) object.spec = {};
   return (object.spec && typeof object.spec === 'object' ? object.spec : {}) as Record<string, unknown>;
 }
 
@@ -183,6 +185,17 @@ export function deleteIfPresent(store: Store, kind: KindInfo, namespace: string 
 /** The clock's time as an RFC 3339 timestamp with second precision, as Kubernetes prints it. */
 export function timestamp(date: Date): string {
   return rfc3339(date);
+}
+
+/** The labels a kubelet puts on the Node it registers (host or guest; amd64 Linux). */
+export function kubeletNodeLabels(name: string): Record<string, string> {
+  return {
+    'beta.kubernetes.io/arch': 'amd64',
+    'beta.kubernetes.io/os': 'linux',
+    'kubernetes.io/arch': 'amd64',
+    'kubernetes.io/os': 'linux',
+    [LABEL_HOSTNAME]: name,
+  };
 }
 
 /** The conditions a healthy kubelet reports on its Node (host or guest), stamped `now`. */

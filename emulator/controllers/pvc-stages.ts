@@ -5,7 +5,7 @@
  */
 import { KubeObject } from '../api/types';
 import { ResolvedHarvesterOptions } from './options';
-import { field, isDeleting, statusOf } from './object-util';
+import { field, isDeleting, specOf, statusOf } from './object-util';
 import { parseQuantity } from './quantity';
 import { Stage } from './stages';
 
@@ -21,9 +21,8 @@ export function pvcStages(options: ResolvedHarvesterOptions): Stage[] {
       when: (pvc) => !isDeleting(pvc) && field(pvc, 'status', 'phase') !== 'Bound',
       delayMs: () => options.delays.pvcBind,
       next: (pvc) => {
-        const spec = (pvc.spec ?? {}) as Record<string, unknown>;
+        const spec = specOf(pvc, true);
         if (!spec.volumeName) spec.volumeName = `pvc-${pvc.metadata.uid}`;
-        pvc.spec = spec;
         const status = statusOf(pvc);
         status.phase = 'Bound';
         status.accessModes = spec.accessModes ?? ['ReadWriteOnce'];

@@ -5,8 +5,9 @@
  * matchFields metadata.name). Among fitting nodes it spreads: fewest running VMIs first, then by name.
  * Unschedulable reasons read like kube-scheduler's FailedScheduling message, plus the unmet terms.
  */
+import { LabelRequirement, LabelSelector } from '../api/selectors';
 import { KubeObject } from '../api/types';
-import { field } from './object-util';
+import { field, findCondition } from './object-util';
 
 interface Requirement {
   key: string;
@@ -34,30 +35,20 @@ export interface Placement {
   message?: string;
 }
 
+/** NodeSelectorRequirement operators in the apiserver label-selector vocabulary (same semantics). */
+const OPERATORS: Record<string, LabelRequirement['operator']> = {
+  In: 'in',
+  NotIn: 'notin',
+  Exists: 'exists',
+  DoesNotExist: 'notexists',
+  Gt: 'gt',
+  Lt: 'lt',
+};
+
 function matchesRequirement(labels: Record<string, string>, r: Requirement): boolean {
-  const has = Object.prototype.hasOwnProperty.call(labels, r.key);
-  const value = labels[r.key];
-  const values = r.values ?? [];
-  switch (r.operator) {
-    case 'In':
-      return has && values.includes(value);
-    case 'NotIn':
-      return !has || !values.includes(value);
-    case 'Exists':
-      return has;
-    case 'DoesNotExist':
-      return !has;
-    case 'Gt':
-    case 'Lt': {
-      if (!has || values.length !== 1) return false;
-      const a = Number(value);
-      const b = Number(values[0]);
-      if (!Number.isInteger(a) || !Number.isInteger(b)) return false;
-      return r.operator === 'Gt' ? a > b : a < b;
-    }
-    default:
-      return false;
-  }
+  const operator = OPERATORS[r.operator];
+  if (!operator || ((operator === 'gt' || operator === 'lt') && r.values?.length !== 1)) return false;
+  return new LabelSelector([{ key: r.key, operator, values: r.values ?? [] }]).matches(labels);
 }
 
 /** `key In [a, b]` / `key Exists` text of a requirement, for messages. */
@@ -120,8 +111,17 @@ function tolerates(tolerations: Toleration[], taint: Taint): boolean {
 }
 
 function isReady(node: KubeObject): boolean {
-  const conditions = field<{ type: string; status: string }[]>(node, 'status', 'conditions') ?? [];
-  return conditions.some((c) => c.type === 'Ready' && c.status === 'True');
+  return findCondition(node, 'Ready')?.status === 'True';
+}
+
+/** How many VMIs (other than `except`) each node runs, the spreading input of placeVmi. */
+export function vmisPerNode(vmis: KubeObject[], except: KubeObject): Map<string, number> {
+  const load = new Map<string, number>();
+  for (const other of vmis) {
+    const node = field<string>(other, 'status', 'nodeName');
+    if (node && other.metadata.uid !== except.metadata.uid) load.set(node, (load.get(node) ?? 0) + 1);
+  }
+  return load;
 }
 
 /**

@@ -10,6 +10,7 @@ import { deterministicMac, fnv1a } from './hashing';
 import { Cidr, formatIPv4, hostRange, parseCidr, parseIPv4 } from './ipv4';
 import { ANN_MAC_ADDRESS, ANN_NETWORK_ROUTE } from './names';
 import { field } from './object-util';
+import { objectKey } from './runtime';
 
 /** One NIC of a VMI spec with its network. */
 export interface VmiNic {
@@ -78,11 +79,18 @@ export function networkBlock(
   return { cidr: parseCidr(options.defaultVmCidr) ?? (parseCidr('10.10.0.0/16') as Cidr) };
 }
 
+/** The first IPv4 address a VMI reports on its interfaces (what Harvester and the CCM read), if any. */
+export function firstIPv4(vmi: KubeObject | undefined): string | undefined {
+  const ifaces = field<Record<string, unknown>[]>(vmi, 'status', 'interfaces') ?? [];
+  const ip = ifaces.map((i) => i.ipAddress).find((a) => parseIPv4(a) !== undefined);
+  return typeof ip === 'string' ? ip : undefined;
+}
+
 /** IPv4 addresses already reported by VMIs (other than `exceptKey`, `namespace/name`). */
 export function addressesInUse(store: StoreReader, kinds: HarvesterKinds, exceptKey?: string): Set<number> {
   const used = new Set<number>();
   for (const vmi of store.list(kinds.vmi).items) {
-    if (`${vmi.metadata.namespace}/${vmi.metadata.name}` === exceptKey) continue;
+    if (objectKey(vmi) === exceptKey) continue;
     for (const iface of field<Record<string, unknown>[]>(vmi, 'status', 'interfaces') ?? []) {
       const ip = parseIPv4(iface.ipAddress);
       if (ip !== undefined) used.add(ip);

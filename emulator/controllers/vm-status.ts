@@ -5,11 +5,11 @@
  * from the VMI.
  */
 import { KubeObject } from '../api/types';
-import { Condition, dropCondition, field, findCondition, isDeleting, setCondition } from './object-util';
+import { Condition, dropCondition, field, findCondition, isDeleting, setCondition, specOf } from './object-util';
 
 /** KubeVirt's effective run strategy of a VM (spec.runStrategy, else spec.running). */
 export function runStrategyOf(vm: KubeObject): string {
-  const spec = (vm.spec ?? {}) as Record<string, unknown>;
+  const spec = specOf(vm);
   if (typeof spec.runStrategy === 'string' && spec.runStrategy) return spec.runStrategy;
   return spec.running === true ? 'Always' : 'Halted';
 }

@@ -10,7 +10,7 @@
 import { KubeObject, Store } from '../api/types';
 import { HarvesterKinds } from './kinds';
 import { ANN_REMOVE_ALL_PVCS, ANN_REMOVED_PVCS, ANN_VOLUME_CLAIM_TEMPLATES, LABEL_GUEST_CLUSTER } from './names';
-import { clone, deleteIfPresent, field, writeChanges } from './object-util';
+import { clone, deleteIfPresent, field, specOf, writeChanges } from './object-util';
 import { parseQuantity } from './quantity';
 
 /** One entry of the volumeClaimTemplates annotation (a PersistentVolumeClaim, loosely typed). */
@@ -57,13 +57,10 @@ export function ensureClaims(store: Store, kinds: HarvesterKinds, vm: KubeObject
     const have = requestedStorage(existing);
     if (wanted !== undefined && have !== undefined && wanted > have) {
       const desired = clone(existing);
-      const spec = (desired.spec ?? {}) as Record<string, unknown>;
+      const spec = specOf(desired, true);
       const resources = (spec.resources ?? {}) as Record<string, unknown>;
-      const requests = (resources.requests ?? {}) as Record<string, unknown>;
-      requests.storage = field(template, 'spec', 'resources', 'requests', 'storage');
-      resources.requests = requests;
+      resources.requests = { ...((resources.requests ?? {}) as Record<string, unknown>), storage: field(template, 'spec', 'resources', 'requests', 'storage') };
       spec.resources = resources;
-      desired.spec = spec;
       writeChanges(store, kinds.pvc, existing, desired, { fieldManager: manager });
     }
   }

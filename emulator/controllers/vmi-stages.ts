@@ -26,10 +26,11 @@ import {
   isDeleting,
   labelsOf,
   setCondition,
+  specOf,
   statusOf,
   timestamp,
 } from './object-util';
-import { Placement, placeVmi } from './scheduler';
+import { Placement, placeVmi, vmisPerNode } from './scheduler';
 import { Stage } from './stages';
 import { vmiRunsGuestAgent } from './guest-agent';
 import { addressesInUse, macFor, networkBlock, nicsOf, persistedMacs, pickAddress } from './vm-network';
@@ -37,6 +38,7 @@ import { linkLocalFromMac } from './hashing';
 import { parseIPv4 } from './ipv4';
 import { Clock } from '../clock';
 import { vmiMigrationStages } from './vmi-migration-stages';
+import { objectKey } from './runtime';
 
 /** What the VMI stages need from their surroundings. */
 export interface VmiStageContext {
@@ -50,13 +52,9 @@ function phaseOf(vmi: KubeObject): string | undefined {
   return field<string>(vmi, 'status', 'phase');
 }
 
-function specOfVmi(vmi: KubeObject): Record<string, unknown> {
-  return (vmi.spec ?? {}) as Record<string, unknown>;
-}
-
 /** Claim names of the VMI's PVC and DataVolume volumes. */
 function claimsOf(vmi: KubeObject): string[] {
-  const volumes = (specOfVmi(vmi).volumes as Record<string, unknown>[] | undefined) ?? [];
+  const volumes = (specOf(vmi).volumes as Record<string, unknown>[] | undefined) ?? [];
   return volumes
     .map((v) => field<string>(v, 'persistentVolumeClaim', 'claimName') ?? field<string>(v, 'dataVolume', 'name'))
     .filter((c): c is string => Boolean(c));
@@ -86,12 +84,7 @@ function liveMigratable(ctx: VmiStageContext, vmi: KubeObject): Pick<Condition, 
 export function placementFor(ctx: VmiStageContext, vmi: KubeObject): Placement {
   const claim = missingClaim(ctx, vmi);
   if (claim) return { message: `0/${ctx.store.list(ctx.kinds.node).items.length} nodes are available: persistentvolumeclaim "${claim}" not found.` };
-  const load = new Map<string, number>();
-  for (const other of ctx.store.list(ctx.kinds.vmi).items) {
-    const node = field<string>(other, 'status', 'nodeName');
-    if (node && other.metadata.uid !== vmi.metadata.uid) load.set(node, (load.get(node) ?? 0) + 1);
-  }
-  return placeVmi(specOfVmi(vmi), ctx.store.list(ctx.kinds.node).items, load);
+  return placeVmi(specOf(vmi), ctx.store.list(ctx.kinds.node).items, vmisPerNode(ctx.store.list(ctx.kinds.vmi).items, vmi));
 }
 
 function conditions(vmi: KubeObject): Condition[] | undefined {
@@ -101,11 +94,11 @@ function conditions(vmi: KubeObject): Condition[] | undefined {
 /** The NIC status entries (MACs, optional IPs) of a VMI. */
 function interfaceStatus(ctx: VmiStageContext, vmi: KubeObject, withIp: boolean): Record<string, unknown>[] {
   const ns = String(vmi.metadata.namespace);
-  const vmKey = `${ns}/${vmi.metadata.name}`;
+  const vmKey = objectKey(vmi);
   const vm = ctx.store.get(ctx.kinds.vm, ns, String(vmi.metadata.name));
   const persisted = persistedMacs(vm);
   const used = withIp ? addressesInUse(ctx.store, ctx.kinds, vmKey) : new Set<number>();
-  return nicsOf(specOfVmi(vmi), ns).map((nic, index) => {
+  return nicsOf(specOf(vmi), ns).map((nic, index) => {
     const mac = macFor(nic, vmKey, persisted, ctx.options.addressSeed);
     const entry: Record<string, unknown> = { name: nic.name, mac, infoSource: 'domain' };
     if (!withIp) return entry;

@@ -22,15 +22,14 @@ import {
   CREATOR_NODE_DRIVER,
   LABEL_CREATOR,
   LABEL_GUEST_CLUSTER,
-  LABEL_HOSTNAME,
   LABEL_REGION,
   LABEL_REGION_BETA,
   LABEL_ZONE,
   LABEL_ZONE_BETA,
   TAINT_UNINITIALIZED,
 } from '../controllers/names';
-import { clone, deleteIfPresent, field, healthyNodeConditions, isDeleting, timestamp, writeChanges } from '../controllers/object-util';
-import { parseIPv4 } from '../controllers/ipv4';
+import { clone, deleteIfPresent, field, healthyNodeConditions, isDeleting, kubeletNodeLabels, specOf, timestamp, writeChanges } from '../controllers/object-util';
+import { firstIPv4 } from '../controllers/vm-network';
 import { parseQuantity } from '../controllers/quantity';
 import { Controller, ErrorSink } from '../controllers/runtime';
 import { ResolvedGuestOptions } from './options';
@@ -54,14 +53,8 @@ export interface GuestNodeContext {
   errors?: ErrorSink;
 }
 
-function ipv4Of(vmi: KubeObject | undefined): string | undefined {
-  const ifaces = field<Record<string, unknown>[]>(vmi, 'status', 'interfaces') ?? [];
-  const ip = ifaces.map((i) => i.ipAddress).find((a) => parseIPv4(a) !== undefined);
-  return typeof ip === 'string' ? ip : undefined;
-}
-
 function addressesFor(name: string, vmi: KubeObject | undefined): { type: string; address: string }[] {
-  const ip = ipv4Of(vmi);
+  const ip = firstIPv4(vmi);
   return [...(ip ? [{ type: 'InternalIP', address: ip }] : []), { type: 'Hostname', address: name }];
 }
 
@@ -100,13 +93,7 @@ export function createGuestNodeController(ctx: GuestNodeContext): Controller {
       kind: 'Node',
       metadata: {
         name,
-        labels: {
-          'beta.kubernetes.io/arch': 'amd64',
-          'beta.kubernetes.io/os': 'linux',
-          'kubernetes.io/arch': 'amd64',
-          'kubernetes.io/os': 'linux',
-          [LABEL_HOSTNAME]: name,
-        },
+        labels: kubeletNodeLabels(name),
       },
       spec: { taints: [{ key: TAINT_UNINITIALIZED, value: 'true', effect: 'NoSchedule' }] },
     };
@@ -142,10 +129,9 @@ export function createGuestNodeController(ctx: GuestNodeContext): Controller {
 
   function initialise(node: KubeObject, vm: KubeObject, vmi: KubeObject | undefined): void {
     const desired = clone(node);
-    const spec = (desired.spec ?? {}) as Record<string, unknown>;
+    const spec = specOf(desired, true);
     spec.providerID ??= `${PROVIDER_PREFIX}${vm.metadata.uid}`;
     spec.taints = taintsOf(node).filter((t) => t.key !== TAINT_UNINITIALIZED);
-    desired.spec = spec;
     const labels = { ...(desired.metadata.labels ?? {}) };
     const ann = vmi?.metadata.annotations ?? {};
     if (ann[LABEL_REGION]) {
@@ -200,14 +186,12 @@ export function createGuestNodeController(ctx: GuestNodeContext): Controller {
     if (!vmi) return undefined;
     if (options.modernCcm && topologyDiffers(node, vmi)) {
       const desired = clone(node);
-      const spec = (desired.spec ?? {}) as Record<string, unknown>;
-      spec.taints = [...taintsOf(node), { key: TAINT_UNINITIALIZED, value: 'true', effect: 'PreferNoSchedule' }];
-      desired.spec = spec;
+      specOf(desired, true).taints = [...taintsOf(node), { key: TAINT_UNINITIALIZED, value: 'true', effect: 'PreferNoSchedule' }];
       writeChanges(guest, gk.node, node, desired, { fieldManager: 'harvester-cloud-provider' });
       return undefined;
     }
     const addresses = addressesFor(name, vmi);
-    if (ipv4Of(vmi)) {
+    if (firstIPv4(vmi)) {
       const desired = clone(node);
       desired.status = { ...((node.status ?? {}) as Record<string, unknown>), addresses };
       writeChanges(guest, gk.node, node, desired, { fieldManager: 'cloud-controller-manager' });

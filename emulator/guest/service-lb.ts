@@ -50,7 +50,7 @@ import {
   LABEL_SERVICE_NAMESPACE,
   LABEL_VM_NAME,
 } from '../controllers/names';
-import { addFinalizer, clone, deepEqual, deleteIfPresent, field, hasFinalizer, isDeleting, removeFinalizer, writeChanges } from '../controllers/object-util';
+import { addFinalizer, clone, deleteIfPresent, field, findCondition, hasFinalizer, isDeleting, removeFinalizer, writeChanges } from '../controllers/object-util';
 import { Controller, ErrorSink, objectKey, splitKey } from '../controllers/runtime';
 import { loadBalancerName } from './lb-name';
 import { ResolvedGuestOptions } from './options';
@@ -198,9 +198,6 @@ export function createServiceLbController(ctx: ServiceLbContext): Controller {
     const desired = desiredLb(svc, name, existing);
     try {
       if (!existing) return harvester.create(hk.loadBalancer, desired, { fieldManager: 'harvester-cloud-provider' });
-      if (deepEqual(existing.spec, desired.spec) && deepEqual(existing.metadata.labels, desired.metadata.labels) && deepEqual(existing.metadata.annotations ?? {}, desired.metadata.annotations ?? {})) {
-        return existing;
-      }
       return writeChanges(harvester, hk.loadBalancer, existing, desired, { fieldManager: 'harvester-cloud-provider' });
     } catch (err) {
       if (err instanceof StatusError && (err.code === 400 || err.code === 422)) throw new SyncError(String(err.status.message));
@@ -267,8 +264,8 @@ export function createServiceLbController(ctx: ServiceLbContext): Controller {
     const allocated = field<string>(lb, 'status', 'allocatedAddress', 'ip');
     if (!allocated) {
       // The real CCM polls for the address and fails the sync with the LB's Ready message; the LB watch retries.
-      const notReady = (field<{ type: string; status: string; message?: string }[]>(lb, 'status', 'conditions') ?? []).find((c) => c.type === 'Ready' && c.status === 'False');
-      if (notReady?.message) report(svc, `load balancer ${options.namespace}/${lbName} has no allocated IP: ${notReady.message}`);
+      const ready = findCondition(lb, 'Ready');
+      if (ready?.status === 'False' && ready.message) report(svc, `load balancer ${options.namespace}/${lbName} has no allocated IP: ${ready.message}`);
       return undefined;
     }
     if (ann(svc, ANN_KUBE_VIP_IPS) !== allocated) {

@@ -13,6 +13,11 @@ export const HARVESTER_MUTATOR = 'mutator.harvesterhci.io';
 export const LB_VALIDATOR = 'validator.harvester-load-balancer-webhook';
 export const LB_MUTATOR = 'mutator.harvester-load-balancer-webhook';
 
+/** A denial as the apiserver relays it: the webhook's code, reason and details under the standard prefix. */
+export function webhookDenial(hook: string, code: number, reason: string | undefined, message: string, details?: Record<string, unknown>): StatusError {
+  return new StatusError(code, reason, `admission webhook "${hook}" denied the request: ${message}`, details);
+}
+
 /** 400 BadRequest denial (plain webhook error). */
 export function denyBadRequest(hook: string, message: string): StatusError {
   return admissionDenied(hook, message);
@@ -22,10 +27,10 @@ export function denyBadRequest(hook: string, message: string): StatusError {
 export function denyInvalid(hook: string, message: string, fieldPath: string): StatusError {
   const details: Record<string, unknown> = {};
   if (fieldPath) details.causes = [{ reason: 'FieldValueInvalid', message, field: fieldPath }];
-  return new StatusError(422, 'Invalid', `admission webhook "${hook}" denied the request: ${message}`, details);
+  return webhookDenial(hook, 422, 'Invalid', message, details);
 }
 
 /** 409 Conflict denial (Harvester werror.NewConflict). */
 export function denyConflict(hook: string, message: string): StatusError {
-  return new StatusError(409, 'Conflict', `admission webhook "${hook}" denied the request: ${message}`, {});
+  return webhookDenial(hook, 409, 'Conflict', message, {});
 }

@@ -11,7 +11,7 @@
  * refused while `status.allocated` is non-empty. Errors read "could not create|update IP pool <name> because …".
  */
 import { AdmissionHook, AdmissionRequest, KubeObject, StoreReader } from '../api/types';
-import { formatRange, formatRangeSet, makeRangeSet, PoolRange, rangesOverlap, rangeSetContains, RangeSpec } from '../controllers/ipam';
+import { formatRange, formatRangeSet, makeRangeSet, PoolRange, rangesOverlap, rangeSetContains, rangeSetOf, RangeSpec } from '../controllers/ipam';
 import { parseIPv4 } from '../controllers/ipv4';
 import { isGlobalPool, PoolSelector, selectorMatches } from '../controllers/ippool-selector';
 import { HarvesterKinds } from '../controllers/kinds';
@@ -72,7 +72,7 @@ function checkRanges(pool: KubeObject, others: KubeObject[]): PoolRange[] {
     }
   }
   for (const other of others) {
-    const otherSet = makeRangeSet(field<RangeSpec[]>(other, 'spec', 'ranges') ?? []);
+    const otherSet = rangeSetOf(other);
     if (set.some((a) => otherSet.some((b) => rangesOverlap(a, b)))) throw new Error(`the ranges ${formatRangeSet(set)} overlap with other pools`);
   }
   return set;

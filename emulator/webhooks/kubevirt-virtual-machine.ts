@@ -5,9 +5,9 @@
  *   "Masquerade interface only implemented with pod network", field `…interfaces[i].name` (422 Invalid);
  * - every interface needs a network of the same name ("… not found" otherwise).
  */
-import { StatusError } from '../api/errors';
 import { AdmissionHook, AdmissionRequest } from '../api/types';
 import { field } from '../controllers/object-util';
+import { webhookDenial } from './admission';
 
 const VALIDATOR = 'virtualmachine-validator.kubevirt.io';
 const INTERFACES = 'spec.template.spec.domain.devices.interfaces';
@@ -30,7 +30,7 @@ function validate(req: AdmissionRequest): void {
     }
   });
   if (causes.length > 0) {
-    throw new StatusError(422, 'Invalid', `admission webhook "${VALIDATOR}" denied the request: ${causes.map((c) => c.message).join(', ')}`, { causes });
+    throw webhookDenial(VALIDATOR, 422, 'Invalid', causes.map((c) => c.message).join(', '), { causes });
   }
 }
 

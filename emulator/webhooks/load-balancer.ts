@@ -29,7 +29,8 @@ import {
   LABEL_GUEST_CLUSTER,
   LABEL_LB_CLUSTER,
 } from '../controllers/names';
-import { annotationsOf, field, isDeleting } from '../controllers/object-util';
+import { annotationsOf, field, isDeleting, specOf } from '../controllers/object-util';
+import { objectKey } from '../controllers/runtime';
 import { LB_MUTATOR, LB_VALIDATOR, denyBadRequest } from './admission';
 
 interface Listener {
@@ -49,12 +50,8 @@ interface HealthCheck {
 
 const MAX_PORT = 65535;
 
-function spec(lb: KubeObject): Record<string, unknown> {
-  return (lb.spec ?? {}) as Record<string, unknown>;
-}
-
 function isCluster(lb: KubeObject): boolean {
-  return spec(lb).workloadType === 'cluster';
+  return specOf(lb).workloadType === 'cluster';
 }
 
 function firstMultusNetwork(vmi: KubeObject): string | undefined {
@@ -86,7 +83,7 @@ function findNetwork(store: StoreReader, kinds: HarvesterKinds, lb: KubeObject, 
 function mutate(req: AdmissionRequest, kinds: HarvesterKinds): void {
   const lb = req.object;
   if (!lb || req.operation === 'DELETE' || isDeleting(lb)) return;
-  const s = spec(lb);
+  const s = specOf(lb);
   const hc = s.healthCheck as HealthCheck | undefined;
   if (hc && hc.port) {
     hc.successThreshold ||= 2;
@@ -105,7 +102,7 @@ function mutate(req: AdmissionRequest, kinds: HarvesterKinds): void {
 
 function checkListeners(lb: KubeObject): string | undefined {
   if (isCluster(lb)) return undefined;
-  const listeners = (spec(lb).listeners as Listener[] | undefined) ?? [];
+  const listeners = (specOf(lb).listeners as Listener[] | undefined) ?? [];
   if (listeners.length === 0) return 'the loadbalancer needs to have at least one listener';
   const names = new Set<string>();
   const ports = new Map<string, string>();
@@ -134,10 +131,10 @@ function checkListeners(lb: KubeObject): string | undefined {
 
 function checkHealthCheck(lb: KubeObject): string | undefined {
   if (isCluster(lb)) return undefined;
-  const hc = spec(lb).healthCheck as HealthCheck | undefined;
+  const hc = specOf(lb).healthCheck as HealthCheck | undefined;
   if (!hc || !hc.port) return undefined;
   let wrongProtocol = false;
-  for (const l of (spec(lb).listeners as Listener[] | undefined) ?? []) {
+  for (const l of (specOf(lb).listeners as Listener[] | undefined) ?? []) {
     if (l.backendPort !== hc.port) continue;
     if (l.protocol === 'TCP') {
       if (!hc.successThreshold) return 'healthcheck SuccessThreshold should > 0';
@@ -171,7 +168,7 @@ function checkGuestClusterOnRemove(req: AdmissionRequest, kinds: HarvesterKinds,
 function validate(req: AdmissionRequest, kinds: HarvesterKinds): void {
   const lb = req.object;
   if (!lb || req.operation === 'DELETE' || isDeleting(lb)) return;
-  const id = `${lb.metadata.namespace}/${lb.metadata.name}`;
+  const id = objectKey(lb);
   const verb = req.operation === 'CREATE' ? 'create' : 'update';
   const listeners = checkListeners(lb);
   if (listeners) throw denyBadRequest(LB_VALIDATOR, `${verb} loadbalancer ${id} failed: ${listeners}`);
@@ -184,14 +181,14 @@ function validate(req: AdmissionRequest, kinds: HarvesterKinds): void {
   }
   const old = req.oldObject;
   if (!old) return;
-  const oldIpam = String(spec(old).ipam ?? '');
-  const newIpam = String(spec(lb).ipam ?? '');
-  if ((oldIpam !== 'dhcp' && newIpam === 'dhcp') || (oldIpam === 'dhcp' && newIpam !== 'dhcp')) {
+  const oldIpam = String(specOf(old).ipam ?? '');
+  const newIpam = String(specOf(lb).ipam ?? '');
+  if ((oldIpam === 'dhcp') !== (newIpam === 'dhcp')) {
     throw denyBadRequest(LB_VALIDATOR, `update loadbalancer ${id} failed: can't change the IPAM from ${oldIpam} to ${newIpam}`);
   }
-  const oldType = String(spec(old).workloadType ?? '');
-  const newType = String(spec(lb).workloadType ?? '');
-  if ((oldType !== 'cluster' && newType === 'cluster') || (oldType === 'cluster' && newType !== 'cluster')) {
+  const oldType = String(specOf(old).workloadType ?? '');
+  const newType = String(specOf(lb).workloadType ?? '');
+  if ((oldType === 'cluster') !== (newType === 'cluster')) {
     throw denyBadRequest(LB_VALIDATOR, `update loadbalancer ${id} failed: can't change the WorkloadType from ${oldType} to ${newType}`);
   }
 }

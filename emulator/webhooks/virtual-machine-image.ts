@@ -11,13 +11,13 @@
  * class ("Cannot delete image ns/displayName: being used by volume ns/name").
  */
 import { AdmissionHook, AdmissionRequest, KubeObject } from '../api/types';
+import { LONGHORN_DEFAULT_PARAMETERS } from '../controllers/image-stages';
 import { HarvesterKinds } from '../controllers/kinds';
 import { LABEL_IMAGE_DISPLAY_NAME } from '../controllers/names';
-import { deepEqual, field, isDeleting, labelsOf } from '../controllers/object-util';
+import { deepEqual, field, isDeleting, labelsOf, specOf } from '../controllers/object-util';
 import { HARVESTER_MUTATOR, HARVESTER_VALIDATOR, denyConflict, denyInvalid } from './admission';
 import { labelValueErrors } from '../api/store-names';
 
-const DEFAULT_SC_PARAMETERS: Record<string, string> = { numberOfReplicas: '3', staleReplicaTimeout: '30', migratable: 'true' };
 const ALLOWED_SC_PARAMETERS = new Set([
   'nodeSelector',
   'diskSelector',
@@ -34,19 +34,15 @@ const ALLOWED_SC_PARAMETERS = new Set([
 ]);
 
 
-function spec(image: KubeObject): Record<string, unknown> {
-  return (image.spec ?? {}) as Record<string, unknown>;
-}
-
 function mutate(req: AdmissionRequest): void {
   const image = req.object;
   if (!image || req.operation === 'DELETE' || isDeleting(image)) return;
-  const s = spec(image);
+  const s = specOf(image);
   if (typeof s.displayName === 'string' && s.displayName && labelValueErrors(s.displayName).length === 0) {
     labelsOf(image, true)[LABEL_IMAGE_DISPLAY_NAME] = s.displayName;
   }
   if (req.operation === 'CREATE' && (s.backend ?? 'backingimage') === 'backingimage') {
-    const params = { ...DEFAULT_SC_PARAMETERS };
+    const params: Record<string, string> = { ...LONGHORN_DEFAULT_PARAMETERS };
     for (const [k, v] of Object.entries((s.storageClassParameters as Record<string, string> | undefined) ?? {})) {
       if (ALLOWED_SC_PARAMETERS.has(k)) params[k] = v;
     }
@@ -56,7 +52,7 @@ function mutate(req: AdmissionRequest): void {
 }
 
 function checkDisplayNameUnique(req: AdmissionRequest, kinds: HarvesterKinds, image: KubeObject): void {
-  const name = String(spec(image).displayName);
+  const name = String(specOf(image).displayName);
   if (labelValueErrors(name).length > 0) return;
   const same = req.store.list(kinds.image, { namespace: image.metadata.namespace, labelSelector: `${LABEL_IMAGE_DISPLAY_NAME}=${name}` }).items;
   if (same.some((other) => other.metadata.uid !== image.metadata.uid && other.metadata.name !== image.metadata.name)) {
@@ -65,7 +61,7 @@ function checkDisplayNameUnique(req: AdmissionRequest, kinds: HarvesterKinds, im
 }
 
 function checkUrl(image: KubeObject): void {
-  const s = spec(image);
+  const s = specOf(image);
   const needsUrl = s.sourceType === 'download' || s.sourceType === 'restore';
   const url = typeof s.url === 'string' ? s.url : '';
   if (needsUrl) {
@@ -89,7 +85,7 @@ function validate(req: AdmissionRequest, kinds: HarvesterKinds): void {
     if (pvc) {
       throw denyInvalid(
         HARVESTER_VALIDATOR,
-        `Cannot delete image ${image.metadata.namespace}/${spec(image).displayName}: being used by volume ${pvc.metadata.namespace}/${pvc.metadata.name}`,
+        `Cannot delete image ${image.metadata.namespace}/${specOf(image).displayName}: being used by volume ${pvc.metadata.namespace}/${pvc.metadata.name}`,
         '',
       );
     }
@@ -97,9 +93,9 @@ function validate(req: AdmissionRequest, kinds: HarvesterKinds): void {
   }
   const image = req.object;
   if (!image || req.subresource || isDeleting(image)) return;
-  const s = spec(image);
+  const s = specOf(image);
   if (req.operation === 'UPDATE' && req.oldObject) {
-    const old = spec(req.oldObject);
+    const old = specOf(req.oldObject);
     if (old.displayName !== s.displayName) throw denyInvalid(HARVESTER_VALIDATOR, 'displayName cannot be modified', 'spec.displayName');
     if (old.sourceType !== s.sourceType) throw denyInvalid(HARVESTER_VALIDATOR, 'sourceType cannot be modified', 'spec.sourceType');
     if ((old.url ?? '') !== (s.url ?? '')) throw denyInvalid(HARVESTER_VALIDATOR, 'url cannot be modified', 'spec.url');

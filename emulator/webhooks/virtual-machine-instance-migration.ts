@@ -17,18 +17,18 @@ import { HarvesterKinds } from '../controllers/kinds';
 import { FINAL_MIGRATION_PHASES, migrationInFlight } from '../controllers/migration-stages';
 import { FINALIZER_MIGRATION, LABEL_MIGRATION_VMI } from '../controllers/names';
 import { addFinalizer, deepEqual, field, findCondition, isDeleting, labelsOf } from '../controllers/object-util';
+import { webhookDenial } from './admission';
 
 const MUTATOR = 'migrations-mutator.kubevirt.io';
 const CREATE_VALIDATOR = 'migration-create-validator.kubevirt.io';
 const UPDATE_VALIDATOR = 'migration-update-validator.kubevirt.io';
 
 function denied(hook: string, message: string): StatusError {
-  return new StatusError(400, undefined, `admission webhook "${hook}" denied the request: ${message}`);
+  return webhookDenial(hook, 400, undefined, message);
 }
 
 function invalid(hook: string, causes: { reason: string; message: string; field?: string }[]): StatusError {
-  const message = causes.map((c) => c.message).join(', ');
-  return new StatusError(422, 'Invalid', `admission webhook "${hook}" denied the request: ${message}`, { causes });
+  return webhookDenial(hook, 422, 'Invalid', causes.map((c) => c.message).join(', '), { causes });
 }
 
 function vmiNameOf(migration: KubeObject | undefined): string {

@@ -109,6 +109,10 @@ describe('simulated Harvester: seed, images and key pairs', () => {
       code: 409,
       message: `${prefix}A resource with the same name exists`,
     });
+    assert.deepEqual(denied(() => sim.store.create(sim.kinds.image, image('h', { displayName: 'h', sourceType: 'download', url: 'not a url' }))), {
+      code: 422,
+      message: `${prefix}url is invalid: parse "not a url": invalid URI for request`,
+    });
     const changed = denied(() => sim.store.patch(sim.kinds.image, 'default', 'f', 'merge', { spec: { url: 'https://e/z.img' } }));
     assert.deepEqual(changed, { code: 422, message: `${prefix}url cannot be modified` });
   });
@@ -132,6 +136,10 @@ describe('simulated Harvester: seed, images and key pairs', () => {
     const kp = (name: string, publicKey: string): KubeObject => ({ apiVersion: 'harvesterhci.io/v1beta1', kind: 'KeyPair', metadata: { name, namespace: 'default' }, spec: { publicKey } });
     const err = denied(() => sim.store.create(sim.kinds.keyPair, kp('bad', 'ssh-rsa not-base64!!')));
     assert.deepEqual(err, { code: 422, message: 'admission webhook "validator.harvesterhci.io" denied the request: key is not in valid OpenSSH public key format' });
+    assert.deepEqual(denied(() => sim.store.create(sim.kinds.keyPair, kp('empty', ''))), {
+      code: 422,
+      message: 'admission webhook "validator.harvesterhci.io" denied the request: public key is required',
+    });
     const pem = denied(() => sim.store.create(sim.kinds.keyPair, kp('pem', '-----BEGIN PUBLIC KEY-----\nMCowBQYDK2VwAyEA\n-----END PUBLIC KEY-----')));
     assert.equal(pem.code, 422);
     sim.store.create(sim.kinds.keyPair, kp('good', OPS_KEY_PUBLIC.replace('ops@harvester-iac', 'me@laptop')));

@@ -108,6 +108,21 @@ describe('simulated Harvester: live migration (VirtualMachineInstanceMigration)'
     sim.store.create(sim.kinds.vmim, migration('m3', 'mig-b'));
   });
 
+  it('admission: refuses a finished VMI, and the selector label of an in-flight migration cannot change or go', async () => {
+    const prefix = (hook: string) => `admission webhook "${hook}" denied the request: `;
+    await runningVm('mig-c');
+    sim.store.create(sim.kinds.vmim, migration('mc-1', 'mig-c'));
+    const removed = expectStatusError(() => sim.store.patch(sim.kinds.vmim, 'default', 'mc-1', 'json', [{ op: 'remove', path: '/metadata/labels' }]));
+    assert.deepEqual([removed.code, removed.status.message], [422, `${prefix('migration-update-validator.kubevirt.io')}selector label can't be removed from an in-flight migration`]);
+    const relabelled = expectStatusError(() => sim.store.patch(sim.kinds.vmim, 'default', 'mc-1', 'merge', { metadata: { labels: { 'kubevirt.io/vmi-name': 'other' } } }));
+    assert.deepEqual([relabelled.code, relabelled.status.message], [422, `${prefix('migration-update-validator.kubevirt.io')}selector label can't be modified on an in-flight migration`]);
+    // A VMI in a final phase cannot be migrated.
+    const live = vmi('mig-c')!;
+    sim.store.update(sim.kinds.vmi, { ...live, status: { ...(live.status as object), phase: 'Failed' } }, { subresource: 'status' });
+    const final = expectStatusError(() => sim.store.create(sim.kinds.vmim, migration('mc-2', 'mig-c')));
+    assert.deepEqual([final.code, final.status.message], [400, `${prefix('migration-create-validator.kubevirt.io')}Cannot migrate VMI in finalized state.`]);
+  });
+
   it('a VMI on a ReadWriteOnce volume is not live-migratable, and the webhook says so', async () => {
     const vm = nodeDriverVm('mig-rwo', { userData: AGENT_USERDATA });
     const ann = vm.metadata.annotations!;

@@ -179,6 +179,10 @@ describe('simulated Harvester: virtual machines', () => {
     const e2 = expectStatusError(() => sim.store.create(sim.kinds.vm, reserved));
     assert.equal(e2.status.message, `${prefix}reservedMemory cannot be equal or greater than limits.memory`);
     assert.equal((e2.status.details as any).causes[0].field, 'metadata.annotations[harvesterhci.io/reservedMemory]');
+    reserved.metadata.annotations!['harvesterhci.io/reservedMemory'] = 'lots';
+    const e3 = expectStatusError(() => sim.store.create(sim.kinds.vm, reserved));
+    assert.equal(e3.code, 422);
+    assert.match(e3.status.message!, /^admission webhook "validator\.harvesterhci\.io" denied the request: quantities must match the regular expression/);
     // A valid reservation lowers the guest memory.
     reserved.metadata.annotations!['harvesterhci.io/reservedMemory'] = '256Mi';
     const created = sim.store.create(sim.kinds.vm, reserved);

@@ -86,6 +86,11 @@ describe('simulated Harvester: VM volumes and deletion', () => {
     const err = expectStatusError(() => sim.store.create(sim.kinds.vm, bad));
     assert.equal(err.code, 422);
     assert.match(err.status.message!, /the volumeClaimTemplates annotaion is invalid: /);
+    const unnamed = nodeDriverVm('no-name');
+    unnamed.metadata.annotations!['harvesterhci.io/volumeClaimTemplates'] = '[{"spec":{}}]';
+    const noName = expectStatusError(() => sim.store.create(sim.kinds.vm, unnamed));
+    assert.equal(noName.code, 422);
+    assert.match(noName.status.message!, /the volumeClaimTemplates annotaion is invalid: PVC name is required$/);
     sim.store.create(sim.kinds.vm, nodeDriverVm('first', { claims: [{ name: 'shared-claim', storage: '1Gi' }] }));
     const clash = expectStatusError(() => sim.store.create(sim.kinds.vm, nodeDriverVm('second', { claims: [{ name: 'shared-claim', storage: '1Gi' }] })));
     assert.match(clash.status.message!, /the volume shared-claim is already used by VM default\/first$/);
