@@ -25,14 +25,6 @@ export async function timeOnce(fn: () => unknown): Promise<number> {
   return nowMs() - start;
 }
 
-/** Median wall time (ms) of `runs` calls of `fn`, after `warmup` untimed calls. */
-export async function medianTime(fn: () => unknown, runs: number, warmup = 1): Promise<number> {
-  for (let i = 0; i < warmup; i++) await fn();
-  const times: number[] = [];
-  for (let i = 0; i < runs; i++) times.push(await timeOnce(fn));
-  return median(times);
-}
-
 /**
  * Medians of two functions timed in alternation (a, b, a, b, …), so that a burst of load from other work
  * on the machine hits both about equally. `beforeEach` runs untimed before every call (e.g. a full GC, so

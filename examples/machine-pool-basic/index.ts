@@ -53,7 +53,7 @@ export async function main(say: (line: string) => void = print): Promise<void> {
   const pool = machinePools.createMachinePoolProvider({ onProgress: (line) => say(`  … ${line}`) });
   try {
     const checked = await pool.check({}, poolArgs(kubeconfig, 3) as Record<string, unknown>);
-    if (checked.failures?.length) throw new Error(checked.failures.map((f) => `${f.property}: ${f.reason}`).join('\n'));
+    if (checked.failures?.length) throw new Error(checked.failures.map((f) => f.reason).join('\n')); // each reason names its property
     say('creating pool default/workers (3 VMs over 3 zones)');
     const created = await pool.create(checked.inputs!);
     let outs = created.outs!;

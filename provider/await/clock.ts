@@ -21,14 +21,5 @@ export const systemClock: Clock = {
   },
 };
 
-/** Go-style duration for messages: 45s, 2m30s, 10m0s, 1h0m0s, 1.5s, 250ms. */
-export function formatDuration(ms: number): string {
-  if (ms < 1000) return `${Math.round(ms)}ms`;
-  const totalS = ms / 1000;
-  if (totalS < 60) return Number.isInteger(totalS) ? `${totalS}s` : `${totalS.toFixed(1).replace(/\.0$/, '')}s`;
-  const s = Math.round(totalS);
-  const h = Math.floor(s / 3600);
-  const m = Math.floor((s % 3600) / 60);
-  const sec = s % 60;
-  return h > 0 ? `${h}h${m}m${sec}s` : `${m}m${sec}s`;
-}
+/** Go-style duration for messages (one implementation, shared with the provider runtime). */
+export { formatDuration } from '../core/duration';

@@ -101,13 +101,16 @@ export class ListWatchSource<T extends KubeObject> {
   private retryLater(err: HarvesterError): void {
     if (this.stopped) return;
     if (isFatalForWatch(err)) return this.fail(err);
+    this.afterBackoff(() => void this.relist());
+  }
+
+  /** Count one more failure and run `next` after the exponential backoff it earns. */
+  private afterBackoff(next: () => void): void {
     this.failures++;
-    const initial = this.options.backoffInitialMs ?? 1000;
-    const max = this.options.backoffMaxMs ?? 30_000;
-    const delay = Math.min(max, initial * Math.pow(2, this.failures - 1));
+    const delay = Math.min(this.options.backoffMaxMs ?? 30_000, (this.options.backoffInitialMs ?? 1000) * Math.pow(2, this.failures - 1));
     this.timer = this.options.clock.setTimeout(() => {
       this.timer = undefined;
-      void this.relist();
+      next();
     }, delay);
   }
 
@@ -164,8 +167,9 @@ export class ListWatchSource<T extends KubeObject> {
         this.watchHandle = undefined;
         if (!err) {
           // A clean end: resume from where we are. A stream that ends at once, over and over, backs off.
+          // A clean but empty stream lost nothing: re-watch without a list.
           if (sawEvent) this.watch();
-          else this.retryLaterResume();
+          else this.afterBackoff(() => this.watch());
           return;
         }
         if (err.code === 'Expired') {
@@ -176,16 +180,6 @@ export class ListWatchSource<T extends KubeObject> {
         this.retryLater(err);
       },
     );
-  }
-
-  /** Re-watch after a backoff, without a list (a clean but empty stream lost nothing). */
-  private retryLaterResume(): void {
-    this.failures++;
-    const delay = Math.min(this.options.backoffMaxMs ?? 30_000, (this.options.backoffInitialMs ?? 1000) * Math.pow(2, this.failures - 1));
-    this.timer = this.options.clock.setTimeout(() => {
-      this.timer = undefined;
-      this.watch();
-    }, delay);
   }
 
   /** (Re)start the idle timer: a stream silent for too long is restarted from the last resourceVersion. */

@@ -148,7 +148,7 @@ function fromStatus(
         code: 'Forbidden',
         summary: `Cannot ${verb} ${what}: the user of kubeconfig context "${conn.context}" is not allowed to (403 Forbidden${said})`,
         fix:
-          `Grant that user RBAC permission to ${t.verb === 'get' ? 'get' : t.verb} ${resource}` +
+          `Grant that user RBAC permission to ${t.verb} ${resource}` +
           `${t.kind.namespaced && t.namespace ? ` in namespace ${t.namespace}` : ''} on the cluster, or use a kubeconfig that has it`,
       });
     case 404:

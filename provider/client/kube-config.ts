@@ -112,6 +112,13 @@ function expandHome(p: string, home: string): string {
   return p === '~' || p.startsWith('~/') ? path.join(home, p.slice(1)) : p;
 }
 
+/** A kubeconfig file read, its content registered as a secret, and parsed; relative references resolve beside it. */
+function filePart(file: string, source = `file ${file}`): Part {
+  const text = readFile(file, source);
+  registerSecret(text, { lines: false });
+  return { doc: parseDoc(text, source), dir: path.dirname(file), source };
+}
+
 function collectParts(options: KubeConfigOptions): Part[] {
   const env = options.env ?? process.env;
   const home = options.homeDir ?? os.homedir();
@@ -127,9 +134,7 @@ function collectParts(options: KubeConfigOptions): Part[] {
     const file = path.resolve(expandHome(given.trim(), home));
     const shown = /^[\w~./\\: -]{1,4096}$/.test(given.trim()) ? `file ${file}` : 'the kubeconfig option';
     if (!fs.existsSync(file)) fail(shown, 'the file does not exist (the option is neither kubeconfig content nor an existing path)', 'Pass an existing file path, or the kubeconfig content itself');
-    const text = readFile(file, shown);
-    registerSecret(text, { lines: false });
-    return [{ doc: parseDoc(text, shown), dir: path.dirname(file), source: shown }];
+    return [filePart(file, shown)];
   }
   const fromEnv = (env.KUBECONFIG ?? '').split(path.delimiter).filter((f) => f.trim() !== '');
   if (fromEnv.length > 0) {
@@ -137,11 +142,7 @@ function collectParts(options: KubeConfigOptions): Part[] {
     const parts = fromEnv
       .map((f) => path.resolve(expandHome(f, home)))
       .filter((f) => fs.existsSync(f))
-      .map((f) => {
-        const text = readFile(f, `file ${f}`);
-        registerSecret(text, { lines: false });
-        return { doc: parseDoc(text, `file ${f}`), dir: path.dirname(f), source: `file ${f}` };
-      });
+      .map((f) => filePart(f));
     if (parts.length === 0) fail(`KUBECONFIG=${fromEnv.join(path.delimiter)}`, 'none of the files exists', 'Point KUBECONFIG at an existing file, or pass the kubeconfig option');
     return parts;
   }
@@ -149,9 +150,7 @@ function collectParts(options: KubeConfigOptions): Part[] {
   if (!fs.existsSync(def)) {
     fail('none given', `no kubeconfig option, KUBECONFIG is unset and ${def} does not exist`, 'Pass the kubeconfig option (a path or the content), or set KUBECONFIG');
   }
-  const text = readFile(def, `file ${def}`);
-  registerSecret(text, { lines: false });
-  return [{ doc: parseDoc(text, `file ${def}`), dir: path.dirname(def), source: `file ${def}` }];
+  return [filePart(def)];
 }
 
 interface Named {

@@ -36,11 +36,17 @@ export interface OwnerIdentity {
   resourceName: string;
 }
 
-const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
+/** The characters of a Kubernetes label value (its length, at most 63, is checked apart). */
+export const LABEL_VALUE_PATTERN = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
+
+/** True when `value` is a valid Kubernetes label value. */
+export function isLabelValue(value: string): boolean {
+  return value.length <= 63 && LABEL_VALUE_PATTERN.test(value);
+}
 
 /** A valid label value for `value`: itself if valid, else a cleaned prefix plus a short hash (stable). */
 export function labelSafe(value: string): string {
-  if (value.length <= 63 && LABEL_VALUE.test(value)) return value;
+  if (isLabelValue(value)) return value;
   const hash = createHash('sha256').update(value).digest('hex').slice(0, 10);
   const cleaned = value.replace(/[^-A-Za-z0-9_.]/g, '-').replace(/^[^A-Za-z0-9]+/, '').slice(0, 63 - hash.length - 1).replace(/[^A-Za-z0-9]+$/, '');
   return cleaned ? `${cleaned}-${hash}` : hash;

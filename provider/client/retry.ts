@@ -90,8 +90,6 @@ export interface RetryOptions {
   /** Used in debug lines: e.g. "get LoadBalancer default/lb1". */
   describe: string;
   logger?: SafeLogger;
-  /** Which mapped errors to retry. @default err.transient */
-  retryable?: (err: HarvesterError) => boolean;
 }
 
 /**
@@ -100,13 +98,12 @@ export interface RetryOptions {
  * are not retried.
  */
 export async function withRetry<T>(op: (attempt: number) => Promise<T>, options: RetryOptions): Promise<T> {
-  const retryable = options.retryable ?? ((err: HarvesterError) => err.transient);
   for (let attempt = 1; ; attempt++) {
     try {
       return await op(attempt);
     } catch (err) {
       if (!(err instanceof HarvesterError)) throw err;
-      if (!retryable(err)) throw attempt > 1 ? err.withAttempts(attempt) : err;
+      if (!err.transient) throw attempt > 1 ? err.withAttempts(attempt) : err;
       if (attempt >= options.policy.maxAttempts) throw err.withAttempts(attempt);
       const delay = retryDelay(attempt, options.policy, err.retryAfterMs, options.random);
       options.logger?.debug(

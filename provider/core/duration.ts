@@ -18,14 +18,14 @@ export function parseDuration(text: string | number): number | undefined {
   return total;
 }
 
-/** formatDuration renders milliseconds the way Go prints a time.Duration (`2m0s`, `1h30m0s`, `45s`). */
+/** formatDuration renders milliseconds the way Go prints a time.Duration: 250ms, 1.5s, 45s, 2m30s, 10m0s, 1h0m0s. */
 export function formatDuration(ms: number): string {
   if (ms < 1000) return `${Math.round(ms)}ms`;
-  const totalSeconds = Math.round(ms / 1000);
-  const h = Math.floor(totalSeconds / 3600);
-  const m = Math.floor((totalSeconds % 3600) / 60);
-  const s = totalSeconds % 60;
-  if (h) return `${h}h${m}m${s}s`;
-  if (m) return `${m}m${s}s`;
-  return `${s}s`;
+  const totalSeconds = ms / 1000;
+  if (totalSeconds < 60) return `${Number(totalSeconds.toFixed(1))}s`;
+  const rounded = Math.round(totalSeconds);
+  const h = Math.floor(rounded / 3600);
+  const m = Math.floor((rounded % 3600) / 60);
+  const s = rounded % 60;
+  return h ? `${h}h${m}m${s}s` : `${m}m${s}s`;
 }

@@ -10,6 +10,7 @@ import { ManualClock } from '../../emulator/clock';
 import { waitFor, waitForDeletion } from '../../provider/await/awaiter';
 import { WaitCancelledError, WaitTimeoutError } from '../../provider/await/errors';
 import { LoadBalancer } from '../../provider/client/objects';
+import { eventually } from '../support/emulator-harness';
 import { LB, SERVER, lb, status, testClient, useNock } from './helpers';
 
 const ready = (o?: LoadBalancer) => ({
@@ -37,12 +38,6 @@ function watchStream(query: Record<string, string | RegExp | boolean> | true) {
 
 /** Let pending I/O callbacks run. */
 const settle = () => new Promise((r) => setTimeout(r, 20));
-
-/** Poll real I/O progress (bounded: 2 s). */
-async function until(cond: () => boolean): Promise<void> {
-  for (let i = 0; i < 100 && !cond(); i++) await settle();
-  assert.ok(cond(), 'condition not reached');
-}
 
 describe('waitFor (nock watch streams, ManualClock)', () => {
   useNock();
@@ -103,7 +98,7 @@ describe('waitFor (nock watch streams, ManualClock)', () => {
       .replyWithError(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }));
     nock(SERVER).get(LB).query((q) => q.watch === undefined).reply(200, listOf('40', lb('lb1', { status: { address: '10.0.0.8' } })));
     const done = waitFor<LoadBalancer>({ resource: client.loadBalancers, name: 'lb1', check: ([o]) => ready(o), timeoutMs: 60_000, what: 'x', clock, backoffInitialMs: 1000 });
-    await until(() => nock.pendingMocks().length === 1); // the list and the reset watch are used up
+    await eventually(() => nock.pendingMocks().length === 1, 'the list and the reset watch are used up', 2000);
     await settle();
     clock.advance(999);
     await settle();

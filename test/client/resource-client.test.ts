@@ -215,7 +215,8 @@ describe('ResourceClient over HTTP (nock)', () => {
       what: 'lb1',
       clock: new ManualClock(),
     });
-    setTimeout(() => stream.write(`${JSON.stringify({ type: 'MODIFIED', object: lb('lb1', { status: { address: '10.0.0.9' } }) })}\n`), 50);
+    // The stream buffers the event until the watch (after the list) reads it: no timing involved.
+    stream.write(`${JSON.stringify({ type: 'MODIFIED', object: lb('lb1', { status: { address: '10.0.0.9' } }) })}\n`);
     const [got] = await wait;
     stream.destroy();
     assert.equal(got.status?.address, '10.0.0.9');

@@ -7,7 +7,7 @@
  * 3. A zone → `topology.kubernetes.io/zone In [zone]` ANDed into every required node selector term.
  * `splitAffinity` inverts this for read-back, so none of it shows as user-set affinity.
  */
-import { deepEqual } from '../../client/object-utils';
+import { clone, deepEqual } from '../../client/object-utils';
 import { stableStringify } from '../../core/hash';
 import { DRIVER_LABELS } from './labels';
 
@@ -21,8 +21,6 @@ export const ZONE_KEY = 'topology.kubernetes.io/zone';
 export const CLUSTER_NETWORK_KEY_PREFIX = 'network.harvesterhci.io/';
 
 type Obj = Record<string, unknown>;
-
-const clone = <T>(v: T): T => (v === undefined ? v : (JSON.parse(JSON.stringify(v)) as T));
 
 /** The driver's default anti-affinity (pkg/builder/vm.go DefaultPodAntiAffinity). */
 export function defaultAntiAffinity(): Obj {

@@ -14,7 +14,7 @@ import { sha256Hex } from '../../core/hash';
 import { buildAffinity } from './affinity';
 import { renderUserData } from './cloud-config';
 import {
-  DRIVER_LABELS, HARVESTER_ANNOTATIONS, NETWORK_DATA_HASH, USER_DATA_HASH, machineLabelsOf, ownershipLabels, poolSelector,
+  DRIVER_LABELS, HARVESTER_ANNOTATIONS, NETWORK_DATA_HASH, USER_DATA_HASH, machineLabelsOf, ownershipLabels, poolIdentity, poolSelector,
   type PoolIdentity,
 } from './labels';
 import type { MachinePoolInputs } from './model';
@@ -135,12 +135,7 @@ function claimTemplate(disk: ResolvedDisk, claimName: string, labels: Record<str
 
 /** desiredVirtualMachines computes the desired pool from inputs (defaults applied) and the resolved context. */
 export function desiredVirtualMachines(inputs: MachinePoolInputs, context: MachinePoolContext): DesiredPool {
-  const identity: PoolIdentity = {
-    namespace: inputs.namespace,
-    name: inputs.name,
-    guestCluster: inputs.guestCluster,
-    poolName: inputs.poolName,
-  };
+  const identity = poolIdentity(inputs);
   const disks = resolveDisks(inputs, context);
   const sshNames = inputs.sshKeys.map((k) => qualify(k, inputs.namespace));
   const publicKeys = sshNames.map((k) => {

@@ -6,7 +6,7 @@
  */
 import { stableStringify } from '../../core/hash';
 import { sameQuantity } from '../../core/quantity';
-import type { DiskInputs, NetworkInputs } from './model';
+import { machinePoolSchema, type DiskInputs, type NetworkInputs } from './model';
 import { qualify, sameRef } from './refs';
 
 function sameDisks(a: DiskInputs[] | undefined, b: DiskInputs[] | undefined, ns: string): boolean {
@@ -28,11 +28,16 @@ function sameNetworks(a: NetworkInputs[] | undefined, b: NetworkInputs[] | undef
 
 const sameJson = (a: unknown, b: unknown) => stableStringify(a ?? {}) === stableStringify(b ?? {});
 
-/** DEFAULTS of inputs whose absence means the default (for comparing values recorded before defaults). */
-const DEFAULTS: Record<string, unknown> = {
-  namespace: 'default', count: 1, cpu: 2, memory: '4Gi', sshKeys: [], guestAgent: 'install', zones: [], labels: {}, annotations: {},
-  rollingUpdate: { maxSurge: 1, maxUnavailable: 0 }, volumeDeletion: 'delete', timeouts: { create: '15m', update: '30m', delete: '10m' },
-};
+/**
+ * DEFAULTS of inputs whose absence means the default (for comparing values recorded before defaults), read
+ * from the model: what each input parses to when left out.
+ */
+const DEFAULTS: Record<string, unknown> = Object.fromEntries(
+  Object.entries(machinePoolSchema.shape).flatMap(([key, field]) => {
+    const parsed = field.safeParse(undefined);
+    return parsed.success && parsed.data !== undefined ? [[key, parsed.data]] : [];
+  }),
+);
 
 /** sameInput says whether two values of input `key` are equivalent, in pool namespace `ns`. */
 export function sameInput(key: string, a: unknown, b: unknown, ns: string): boolean {

@@ -29,7 +29,7 @@ import { checkAgainstCluster } from './cluster-checks';
 import { clusterUnreachable } from './errors';
 import { desiredVirtualMachines, suffixFrom, type DesiredPool } from './desired';
 import { diffInputs } from './diff';
-import { poolOwner, poolSelector, type PoolIdentity } from './labels';
+import { poolIdentity, poolOwner, poolSelector } from './labels';
 import { SECRET_INPUTS, machinePoolSchema, type MachinePoolInputs } from './model';
 import { claimNamesOf } from './normalize';
 import { observePool } from './observe';
@@ -78,10 +78,6 @@ function parseInputs(raw: Raw): MachinePoolInputs {
   throw new ProviderError('InvalidInputs', `The machine pool inputs are invalid:\n${lines}\n`, { fix: 'Fix the inputs above and run again.' });
 }
 
-function identityOf(i: Pick<MachinePoolInputs, 'namespace' | 'name' | 'guestCluster' | 'poolName'>): PoolIdentity {
-  return { namespace: i.namespace, name: i.name, guestCluster: i.guestCluster, poolName: i.poolName };
-}
-
 /** PVC suffixes are random per VM incarnation (see desired.ts for why). */
 function randomSuffix(): string {
   return suffixFrom(randomBytes(16).toString('hex'));
@@ -128,7 +124,7 @@ export function createMachinePoolProvider(options: MachinePoolProviderOptions = 
   async function partial(id: string, inputs: MachinePoolInputs, client: HarvesterClient, err: unknown, op: 'create' | 'update'): Promise<never> {
     let statuses;
     try {
-      statuses = (await observePool(client, identityOf(inputs))).statuses;
+      statuses = (await observePool(client, poolIdentity(inputs))).statuses;
     } catch {
       throw err;
     }
@@ -185,7 +181,7 @@ export function createMachinePoolProvider(options: MachinePoolProviderOptions = 
         previous.name = previous.name ?? name;
       }
       const client = await connect({ kubeconfig: previous.kubeconfig, context: previous.context });
-      const observed = await observePool(client, identityOf(previous));
+      const observed = await observePool(client, poolIdentity(previous));
       const live = observed.machines.filter((m) => !m.deleting).map((m) => m.vm);
       // Import (`pulumi import`/Resource.get) brings no recorded inputs: take them from the VMs, report no drift.
       const importing = previous.disks === undefined;
@@ -217,7 +213,7 @@ export function createMachinePoolProvider(options: MachinePoolProviderOptions = 
     /** delete removes every VM of the pool (volumes per policy) and waits until they are gone. */
     async delete(_id: string, props: Raw): Promise<void> {
       const recorded = props as unknown as MachinePoolOutputs;
-      const identity = identityOf(recorded);
+      const identity = poolIdentity(recorded);
       const timeout = recorded.timeouts?.delete ?? '10m';
       const client = await connect({ kubeconfig: recorded.kubeconfig, context: recorded.context });
       const target: PoolTarget = { identity, selector: poolSelector(identity), volumeDeletion: recorded.volumeDeletion ?? 'delete' };

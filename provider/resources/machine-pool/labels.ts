@@ -5,7 +5,7 @@
  * VMI): Harvester's load balancer, topology sync, cleanup and the guest cluster's cloud provider all key on
  * them. Ownership labels mark the objects as ours: nothing without them is ever modified or deleted.
  */
-import { type OwnerIdentity, ownerLabels, ownerSelector } from '../../client/ownership';
+import { type OwnerIdentity, isLabelValue, ownerLabels, ownerSelector } from '../../client/ownership';
 
 /** Keys written by docker-machine-driver-harvester that Harvester's controllers read. */
 export const DRIVER_LABELS = {
@@ -80,13 +80,6 @@ export function userEntries(map: Record<string, string> | undefined): Record<str
   return out;
 }
 
-const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
-
-/** isLabelValue says whether a string is a valid Kubernetes label value. */
-export function isLabelValue(value: string): boolean {
-  return value.length <= 63 && LABEL_VALUE.test(value);
-}
-
 const QUALIFIED_NAME = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
 const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 
@@ -131,6 +124,11 @@ export interface PoolIdentity {
   poolName?: string;
 }
 
+/** poolIdentity picks a pool's identity out of its inputs (or recorded outputs). */
+export function poolIdentity(p: PoolIdentity): PoolIdentity {
+  return { namespace: p.namespace, name: p.name, guestCluster: p.guestCluster, poolName: p.poolName };
+}
+
 /** poolOwner is the pool's identity for the client layer's ownership checks. */
 export function poolOwner(pool: PoolIdentity): OwnerIdentity {
   return { resourceType: RESOURCE_TYPE, resourceName: pool.name };
@@ -172,9 +170,4 @@ export function machineLabelsOf(pool: PoolIdentity): (vmName: string, index: num
     }
     return labels;
   };
-}
-
-/** machineLabels returns the driver-compatible plus ownership labels of one VM (VM and template alike). */
-export function machineLabels(pool: PoolIdentity, vmName: string, index: number): Record<string, string> {
-  return machineLabelsOf(pool)(vmName, index);
 }

@@ -5,6 +5,7 @@
  * `replaceOnChanges`). Defaults follow docker-machine-driver-harvester (harvester-api.md §A.1).
  */
 import { z } from 'zod';
+import { LABEL_VALUE_PATTERN } from '../../client/ownership';
 import { DURATION_PATTERN } from '../../core/duration';
 import { QUANTITY_PATTERN, parseQuantity } from '../../core/quantity';
 import { nodeAffinitySchema, podAffinitySchema } from './affinity-schema';
@@ -13,7 +14,6 @@ const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 const OBJECT_NAME = /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/;
 /** `name` or `namespace/name` of an object in the Harvester cluster. */
 const OBJECT_REF = /^([a-z0-9]([-a-z0-9]*[a-z0-9])?\/)?[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/;
-const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
 const PERCENT_OR_INT = /^\d+%$/;
 
 /** Longest pool name: VM names are `<name>-<index>` and must stay valid 63-character hostnames. */
@@ -113,7 +113,7 @@ export const machinePoolSchema = z.strictObject({
       'Harvester learns a bridged VM\'s IP only from the agent. "none" leaves user data untouched (use when the image or your user data ' +
       'already runs the agent). A change rolls the pool.',
   ),
-  zones: z.array(z.string().min(1).regex(LABEL_VALUE, { error: 'must be a valid label value, e.g. "us-east-1a"' })).default([]).describe(
+  zones: z.array(z.string().min(1).regex(LABEL_VALUE_PATTERN, { error: 'must be a valid label value, e.g. "us-east-1a"' })).default([]).describe(
     'Zones (host label topology.kubernetes.io/zone) to spread the VMs over evenly, each VM pinned by required node affinity. ' +
       'Default none (no zone pinning). A change rolls the VMs that must move.',
   ),
@@ -127,11 +127,11 @@ export const machinePoolSchema = z.strictObject({
   annotations: z.record(z.string(), z.string()).default({}).describe(
     'Extra annotations on each VM. Default none. Changes are patched in place without restarting VMs.',
   ),
-  guestCluster: z.string().max(63).regex(LABEL_VALUE, { error: 'must be a valid label value' }).optional().describe(
+  guestCluster: z.string().max(63).regex(LABEL_VALUE_PATTERN, { error: 'must be a valid label value' }).optional().describe(
     'Guest cluster name, written as label guestcluster.harvesterhci.io/name (with nodepool.harvesterhci.io/name) so Harvester\'s ' +
       'cloud provider and load balancer treat the VMs as guest nodes. Default none. A change rolls the pool.',
   ),
-  poolName: z.string().max(63).regex(LABEL_VALUE, { error: 'must be a valid label value' }).optional().describe(
+  poolName: z.string().max(63).regex(LABEL_VALUE_PATTERN, { error: 'must be a valid label value' }).optional().describe(
     'Node pool name for label nodepool.harvesterhci.io/name (written only with guestCluster). Default: `name`. A change rolls the pool.',
   ),
   rollingUpdate: z.strictObject({

@@ -5,7 +5,6 @@
  * labels are never listed, so never touched.
  */
 import type { HarvesterClient } from '../../client/harvester-client';
-import type { VirtualMachine, VirtualMachineInstance } from '../../client/objects';
 import { cloudInitSecretName } from './desired';
 import { poolSelector, type PoolIdentity } from './labels';
 import type { MachineStatus } from './outputs';
@@ -17,8 +16,6 @@ export interface PoolObservation {
   machines: ObservedMachine[];
   /** Output records, by index. */
   statuses: MachineStatus[];
-  vms: VirtualMachine[];
-  vmis: VirtualMachineInstance[];
 }
 
 /** observePool lists the pool's VMs and VMIs (and Secrets with `withSecrets`). */
@@ -46,5 +43,5 @@ export async function observePool(client: HarvesterClient, pool: PoolIdentity, o
     };
   });
   const statuses = machines.map((m) => machineStatus(m.vm, m.vmi, pool.name)).sort((a, b) => a.index - b.index);
-  return { machines, statuses, vms: vms.items, vmis: vmis.items };
+  return { machines, statuses };
 }

@@ -193,8 +193,8 @@ export function planPool(desired: DesiredPool, observed: ObservedMachine[], opti
     waitFor.push(machine.name);
   }
 
+  // Rule 5: rolling waves. Replacements take the lowest free indexes, not recorded ones.
   missing.length = 0;
-  // Rule 5: rolling waves.
   const differencesOf = new Map(replaces.map((r) => [r.name, r.differences]));
   const { maxSurge, maxUnavailable } = desired.rolling;
   const waveSize = Math.max(1, maxSurge + maxUnavailable);

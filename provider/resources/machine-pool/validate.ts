@@ -8,7 +8,8 @@ import { inputErrorMap, issuesToFailures, schemaKeys } from '../../core/input-er
 import { containsUnknown, isUnknown } from '../../core/unknowns';
 import { CLUSTER_NETWORK_KEY_PREFIX, ZONE_KEY, mentionsNodeKey } from './affinity';
 import { networkDataProblem, userDataProblem } from './cloud-config';
-import { isLabelValue, isReservedKey, labelKeyProblem } from './labels';
+import { isLabelValue } from '../../client/ownership';
+import { isReservedKey, labelKeyProblem } from './labels';
 import { SECRET_INPUTS, machinePoolSchema, type MachinePoolInputs } from './model';
 
 type Obj = Record<string, unknown>;

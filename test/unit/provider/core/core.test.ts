@@ -78,6 +78,7 @@ describe('provider/core', () => {
       assert.equal(parseDuration('90s'), 90_000);
       assert.equal(parseDuration('10 minutes'), undefined);
       assert.equal(formatDuration(120_000), '2m0s');
+      assert.deepEqual([250, 1500, 45_000, 3_600_000].map(formatDuration), ['250ms', '1.5s', '45s', '1h0m0s']);
     });
   });
 });
