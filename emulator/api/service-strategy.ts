@@ -13,6 +13,7 @@
  * port) picks the first candidate, then the next free one.
  */
 import { createHash } from 'node:crypto';
+import { formatIPv4 } from '../controllers/ipv4';
 import type { KubeObject } from './types';
 
 const NODE_PORT_MIN = 30000;
@@ -39,10 +40,6 @@ export interface ServiceStrategyContext {
 
 function spread(text: string): number {
   return createHash('sha256').update(text).digest().readUInt32BE(0);
-}
-
-function formatIPv4(n: number): string {
-  return [n >>> 24, (n >>> 16) & 255, (n >>> 8) & 255, n & 255].join('.');
 }
 
 function specOf(svc: KubeObject | undefined): Record<string, unknown> {
