@@ -11,6 +11,7 @@
 import { z } from 'zod';
 import { LABEL_VALUE_PATTERN } from '../../client/ownership';
 import { DURATION_PATTERN } from '../../core/duration';
+import { inputsFlagged } from '../../core/input-flags';
 
 /** The host label keys this resource manages, by input name. */
 export const TOPOLOGY_KEYS = { region: 'topology.kubernetes.io/region', zone: 'topology.kubernetes.io/zone' } as const;
@@ -132,15 +133,9 @@ export type GuestNodeStatus = z.output<typeof guestNodeStatusSchema>;
 /** Previous values per host. */
 export type PreviousValues = z.output<typeof previousValuesSchema>;
 
-function inputsFlagged(flag: 'secret' | 'replaceOnChanges'): readonly string[] {
-  return Object.entries(topologyLabelsSchema.shape)
-    .filter(([, field]) => (field.meta() as Record<string, unknown> | undefined)?.[flag] === true)
-    .map(([key]) => key);
-}
-
 /** Inputs that are secret: never quoted in errors, logs or diff details. */
-export const SECRET_INPUTS = inputsFlagged('secret');
+export const SECRET_INPUTS = inputsFlagged(topologyLabelsSchema, 'secret');
 /** Inputs whose change replaces the resource (delete first: the old one restores the hosts). */
-export const REPLACE_INPUTS = inputsFlagged('replaceOnChanges');
+export const REPLACE_INPUTS = inputsFlagged(topologyLabelsSchema, 'replaceOnChanges');
 /** Output-only properties (never inputs). */
 export const OUTPUT_ONLY: readonly string[] = Object.keys(topologyLabelsOutputsSchema.shape).filter((k) => !(k in topologyLabelsSchema.shape));

@@ -1,11 +1,18 @@
 import assert from 'node:assert/strict';
 import { UNKNOWN } from '../../../../../provider/core/unknowns';
 import { diffInputs } from '../../../../../provider/resources/topology-labels/diff';
+import { OUTPUT_ONLY, REPLACE_INPUTS, SECRET_INPUTS } from '../../../../../provider/resources/topology-labels/model';
 import { validateInputs } from '../../../../../provider/resources/topology-labels/validate';
 
 const base = { name: 'site', hosts: { 'harvester-node-0': { zone: 'us-east-1a' } } };
 
 describe('TopologyLabels input validation', () => {
+  it('reads the secret and replace flags from the model', () => {
+    assert.deepEqual(SECRET_INPUTS, ['kubeconfig', 'guestKubeconfig']);
+    assert.deepEqual(REPLACE_INPUTS, ['name']);
+    assert.deepEqual(OUTPUT_ONLY, ['applied', 'previous', 'zones', 'warnings', 'drift', 'guestNodes', 'guestVersions']);
+  });
+
   it('fills defaults', () => {
     const v = validateInputs(base);
     assert.deepEqual(v.failures, []);
