@@ -1,8 +1,9 @@
 /**
  * Version gating of guest label sync (pure). Sources:
  *  - RKE2: harvester/docs docs/rancher/node/node-driver.md ("Topology spread constraints"): for RKE2 lines before
- *    v1.25 the topology label sync needs at least v1.24.3+rke2r1, v1.23.9+rke2r1 or v1.22.12+rke2r1 (the releases
- *    that bundle a Harvester cloud provider able to read the topology); v1.25 and later are fine.
+ *    v1.25 the topology label sync needs at least v1.24.3+rke2r1, v1.23.9+rke2r1 or v1.22.12+rke2r1; v1.25 and
+ *    later are fine. The page gives no reason; our reading is that those are the first releases bundling a cloud
+ *    provider with the topology support (InstanceMetadata below).
  *  - Harvester cloud provider: the same page asks custom installs for >= v0.1.4 (InstanceMetadata reading the VMI
  *    topology annotations: cloud-provider-harvester#21 for harvester#1418). From v0.2.0 its VMI controller
  *    re-taints a guest node whose VMI topology changed, so labels follow migrations (cloud-provider-harvester#30,
