@@ -144,6 +144,8 @@ describe('TopologyLabels with cloud provider v0.1.5: labels only at node initial
   before(async function () {
     if (acceptanceMode()) this.skip();
     h = await startTopologyHarness({ ccmVersion: 'v0.1.5', kubeletVersion: 'v1.23.9+rke2r1' });
+    // A host without a region label: delete must remove the region it was given, not invent one.
+    await h.client.nodes.mergePatch(h.hosts[2], { metadata: { labels: { [REGION]: null } } });
     args = { name: 'site-old', hosts: zonesOf(h.hosts, ['zone-a', 'zone-b', 'zone-c']) };
     outs = await h.createTopology(args);
     vms = await h.createGuestPool('gp-old', 2);
@@ -174,6 +176,15 @@ describe('TopologyLabels with cloud provider v0.1.5: labels only at node initial
     assert.ok(err instanceof ResourceInitError, String(err));
     assert.match(err.message, new RegExp(`Guest nodes ${vm} are out of sync and will stay so: .*only when it is initialised`));
     assert.equal(err.properties.name, 'site-old', 'what was written stays recorded');
+    outs = err.properties as unknown as TopologyLabelsOutputs;
+  });
+
+  it('removes on delete a label the host did not have before', async () => {
+    assert.deepEqual(outs.previous[h.hosts[2]], { region: null, zone: 'us-east-1c' });
+    await h.deleteTopology(outs);
+    const labels = (await h.host(h.hosts[2])).metadata.labels!;
+    assert.equal(labels[REGION], undefined);
+    assert.equal(labels[ZONE], 'us-east-1c');
   });
 });
 
