@@ -7,12 +7,14 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { machinePoolSchema } from '../provider/resources/machine-pool/model';
+import { topologyLabelsSchema } from '../provider/resources/topology-labels/model';
 
 type JsonSchema = Record<string, any>;
 
 /** The documented resources: README marker id → zod model. */
 export const DOCUMENTED_RESOURCES: Record<string, z.ZodType> = {
   'machinePool inputs': machinePoolSchema,
+  'topologyLabels inputs': topologyLabelsSchema,
 };
 
 function typeOf(s: JsonSchema): string {
@@ -37,9 +39,11 @@ function rows(schema: JsonSchema, prefix: string, required: Set<string>): string
       .filter(Boolean)
       .join(', ');
     out.push(`| \`${path}\` | ${cell(typeOf(prop))} | ${flags} | ${cell(prop.description ?? '')} |`);
-    const nested = prop.type === 'array' ? prop.items : prop;
+    // Lists document their items as `path[].x`, maps of objects their values as `path.*.x`.
+    const map = prop.type === 'object' && !prop.properties && prop.additionalProperties?.properties;
+    const nested = prop.type === 'array' ? prop.items : map ? prop.additionalProperties : prop;
     if (nested?.type === 'object' && nested.properties) {
-      out.push(...rows(nested, `${path}${prop.type === 'array' ? '[]' : ''}.`, new Set(nested.required ?? [])));
+      out.push(...rows(nested, `${path}${prop.type === 'array' ? '[]' : map ? '.*' : ''}.`, new Set(nested.required ?? [])));
     }
   }
   return out;

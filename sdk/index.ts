@@ -4,3 +4,4 @@
  * The Pulumi resource classes and CDKTF constructs taking these arguments build on this module.
  */
 export type { MachinePoolArgs, MachinePoolInputs, MachinePoolOutputs, MachineStatus } from '../provider/resources/machine-pool';
+export type { TopologyLabelsArgs, TopologyLabelsInputs, TopologyLabelsOutputs, HostTopology, GuestNodeStatus } from '../provider/resources/topology-labels';

@@ -8,7 +8,7 @@
  * 2. cloud-node initialisation (k8s cloud-provider node controller + harvester-cloud-provider instances, §B.4):
  *    while the taint is present (after delays.ccmInit) set providerID `harvester://<vm uid>`, InternalIP
  *    from the VMI's IPv4 + Hostname, region/zone labels (GA and beta) from the VMI annotations
- *    `topology.kubernetes.io/region|zone`, then remove the taint;
+ *    `topology.kubernetes.io/region|zone` (CCM ≥ v0.1.4 only), then remove the taint;
  * 3. addresses follow the VMI on every change (the node controller's periodic address sync);
  * 4. CCM ≥ v0.2.0 only (§B.5, VMI controller OnVmiChanged): when a node-driver VMI's topology annotations
  *    differ from the initialised Node's labels, re-add the taint with PreferNoSchedule → step 2 runs again;
@@ -133,7 +133,8 @@ export function createGuestNodeController(ctx: GuestNodeContext): Controller {
     spec.providerID ??= `${PROVIDER_PREFIX}${vm.metadata.uid}`;
     spec.taints = taintsOf(node).filter((t) => t.key !== TAINT_UNINITIALIZED);
     const labels = { ...(desired.metadata.labels ?? {}) };
-    const ann = vmi?.metadata.annotations ?? {};
+    // Cloud providers below v0.1.4 return no region/zone from InstanceMetadata (cloud-provider-harvester#21).
+    const ann = options.topologyCcm ? (vmi?.metadata.annotations ?? {}) : {};
     if (ann[LABEL_REGION]) {
       labels[LABEL_REGION] = ann[LABEL_REGION];
       labels[LABEL_REGION_BETA] = ann[LABEL_REGION];

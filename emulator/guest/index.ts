@@ -9,6 +9,7 @@ import { StatusError } from '../api/errors';
 import { Store } from '../api/types';
 import { guestKinds, harvesterKinds } from '../controllers/kinds';
 import { Controller, ControllerError, ErrorLog } from '../controllers/runtime';
+import { installCcmDeployment } from './ccm-deployment';
 import { createGuestNodeController } from './guest-nodes';
 import { GuestDelays, GuestOptions, resolveGuestOptions, ResolvedGuestOptions } from './options';
 import { createServiceLbController, GuestEvent } from './service-lb';
@@ -34,7 +35,8 @@ const EVENT_LIMIT = 200;
 /**
  * Starts the guest-cluster simulation. `guestStore` must serve core Namespace/Node/Service
  * (createGuestRegistry()); `harvesterStore` is the Harvester store the VMs and LoadBalancers live in.
- * Creates the guest namespaces default and kube-system when missing.
+ * Creates the guest namespaces default and kube-system when missing, and the cloud provider's Deployment
+ * (kube-system/harvester-cloud-provider, image tag = ccmVersion) when the registry serves Deployments.
  */
 export function installGuestCluster(guestStore: Store, harvesterStore: Store, clock: Clock, options: GuestOptions): GuestHandle {
   const resolved = resolveGuestOptions(options);
@@ -52,6 +54,7 @@ export function installGuestCluster(guestStore: Store, harvesterStore: Store, cl
       if (!(err instanceof StatusError && err.code === 409)) throw err;
     }
   }
+  installCcmDeployment(guestStore, resolved);
   const ctx = { guest: guestStore, harvester: harvesterStore, guestKinds: gk, harvesterKinds: hk, clock, options: resolved, errors: errorLog };
   const controllers: Controller[] = [
     createGuestNodeController(ctx),

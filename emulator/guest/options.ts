@@ -20,7 +20,7 @@ export interface GuestOptions {
    *  `guestcluster.harvesterhci.io/name`. */
   clusterName: string;
   /** harvester-cloud-provider version. Below v0.2.0: health-check annotations honoured, vm-type LBs with
-   *  listeners, labels only at node initialisation. @default v0.2.7 */
+   *  listeners, labels only at node initialisation; below v0.1.4 no region/zone at all. @default v0.2.7 */
   ccmVersion?: string;
   /** Reported in Node status.nodeInfo.kubeletVersion. @default v1.28.10+rke2r1 */
   kubeletVersion?: string;
@@ -45,6 +45,8 @@ export interface ResolvedGuestOptions {
   delays: GuestDelays;
   /** ccmVersion ≥ v0.2.0 */
   modernCcm: boolean;
+  /** ccmVersion ≥ v0.1.4: InstanceMetadata returns the VMI's region/zone (harvester/docs node-driver.md, cloud-provider-harvester#21). */
+  topologyCcm: boolean;
 }
 
 /** `v0.2.7` → [0, 2, 7]; unparseable parts count as 0. */
@@ -77,5 +79,6 @@ export function resolveGuestOptions(options: GuestOptions): ResolvedGuestOptions
     dhcpRange: options.dhcpRange ?? DEFAULT_DHCP_RANGE,
     delays: { ...DEFAULT_GUEST_DELAYS, ...(options.delays ?? {}) },
     modernCcm: !versionLess(ccmVersion, 'v0.2.0'),
+    topologyCcm: !versionLess(ccmVersion, 'v0.1.4'),
   };
 }

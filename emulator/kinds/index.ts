@@ -7,6 +7,7 @@
  * lists the columns after it.
  */
 import { deepFreeze } from '../api/store-json';
+import { deploymentKind } from './apps/deployment';
 import { KindInfo, KindRegistry } from '../api/types';
 import { configMapKind } from './core/config-map';
 import { namespaceKind } from './core/namespace';
@@ -28,6 +29,7 @@ import { storageClassKind } from './storage/storage-class';
 
 export {
   configMapKind,
+  deploymentKind,
   ipPoolKind,
   keyPairKind,
   loadBalancerKind,
@@ -69,8 +71,13 @@ export const KINDS = {
 // Every store, server and test shares these objects; freezing turns an accidental edit into a TypeError.
 for (const k of Object.values(KINDS)) deepFreeze(k);
 
-/** The kinds a guest RKE2 cluster serves to its cloud provider: core Namespace, Node, Service, Secret, ConfigMap. */
-export const GUEST_KINDS: readonly KindInfo[] = [namespaceKind, nodeKind, serviceKind, secretKind, configMapKind];
+deepFreeze(deploymentKind);
+
+/**
+ * The kinds a guest RKE2 cluster serves to its cloud provider (core Namespace, Node, Service, Secret, ConfigMap),
+ * plus apps/v1 Deployment, where the cloud provider itself runs (its image tag is its version).
+ */
+export const GUEST_KINDS: readonly KindInfo[] = [namespaceKind, nodeKind, serviceKind, secretKind, configMapKind, deploymentKind];
 
 /**
  * A registry of everything the Harvester cluster serves: core kinds, StorageClass, KubeVirt, Harvester,

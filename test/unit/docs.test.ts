@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { renderInputsTable, renderReadme, repoRoot } from '../../scripts/resource-docs';
 import { machinePoolSchema } from '../../provider/resources/machine-pool/model';
+import { topologyLabelsSchema } from '../../provider/resources/topology-labels/model';
 
 describe('README resource reference', () => {
   it('is the current rendering of the zod models (run `npm run docs` after changing a model)', () => {
@@ -22,5 +23,14 @@ describe('README resource reference', () => {
 describe('README resource reference: shared schemas', () => {
   it('names a schema shared by reference after its definition', () => {
     assert.match(renderInputsTable(machinePoolSchema), /^\| `affinity\.nodeAffinity` \| KubernetesNodeAffinity \|/m);
+  });
+});
+
+describe('README resource reference: maps of objects', () => {
+  it('documents the values of a map input as `path.*.field`', () => {
+    const table = renderInputsTable(topologyLabelsSchema);
+    assert.match(table, /^\| `hosts` \| map of object \| required \|/m);
+    assert.match(table, /^\| `hosts\.\*\.zone` \| string \|  \| Value of host label topology\.kubernetes\.io\/zone/m);
+    assert.match(table, /^\| `guestKubeconfig` \| string \| secret \|/m);
   });
 });

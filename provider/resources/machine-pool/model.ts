@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { LABEL_VALUE_PATTERN } from '../../client/ownership';
 import { DURATION_PATTERN } from '../../core/duration';
+import { inputsFlagged } from '../../core/input-flags';
 import { QUANTITY_PATTERN, parseQuantity } from '../../core/quantity';
 import { nodeAffinitySchema, podAffinitySchema } from './affinity-schema';
 
@@ -162,14 +163,7 @@ export type NetworkInputs = z.output<typeof networkSchema>;
 /** Raw affinity input. */
 export type AffinityInputs = z.output<typeof affinitySchema>;
 
-/** Top-level inputs whose schema carries `.meta({ [flag]: true })`, read from the schema itself (one source of truth). */
-function inputsFlagged(flag: 'secret' | 'replaceOnChanges'): readonly string[] {
-  return Object.entries(machinePoolSchema.shape)
-    .filter(([, field]) => (field.meta() as Record<string, unknown> | undefined)?.[flag] === true)
-    .map(([key]) => key);
-}
-
 /** Inputs that are secret: never quoted in errors, logs or diff details; outputs keep only a hash. */
-export const SECRET_INPUTS = inputsFlagged('secret');
+export const SECRET_INPUTS = inputsFlagged(machinePoolSchema, 'secret');
 /** Inputs whose change replaces the whole pool. */
-export const REPLACE_INPUTS = inputsFlagged('replaceOnChanges');
+export const REPLACE_INPUTS = inputsFlagged(machinePoolSchema, 'replaceOnChanges');

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { machinePool } from '../../../provider';
+import { machinePool, topologyLabels, topologyLabelSets } from '../../../provider';
 
 describe('harvester-iac/provider', () => {
   it('exports machinePool in the shape of a Pulumi dynamic ResourceProvider', () => {
@@ -19,5 +19,14 @@ describe('harvester-iac/provider', () => {
       cpu: 0,
     });
     assert.deepEqual(r.failures?.map((f) => f.property), ['cpu']);
+  });
+
+  it('exports topologyLabels (a permanent name) and its namespace', async () => {
+    for (const handler of ['check', 'diff', 'create', 'read', 'update', 'delete'] as const) {
+      assert.equal(typeof topologyLabels[handler], 'function', handler);
+    }
+    assert.equal(typeof topologyLabelSets.createTopologyLabelsProvider, 'function');
+    const r = await topologyLabels.check({}, { __provider: 'serialized', kubeconfig: '04da6b54-80e4-46f7-96ec-b56ff0331ba9', name: 'site', hosts: { h0: { zone: 'a', rack: 'r' } } });
+    assert.deepEqual(r.failures?.map((f) => f.property), ['hosts.h0.rack']);
   });
 });

@@ -23,9 +23,9 @@ describe('kind registry', () => {
   });
 
   describe('createGuestRegistry', () => {
-    it('serves exactly the core kinds a guest RKE2 cluster exposes to its cloud provider', () => {
+    it('serves exactly the core kinds a guest RKE2 cluster exposes to its cloud provider, and the Deployment it runs as', () => {
       const kinds = createGuestRegistry().all().map((k) => k.kind).sort();
-      assert.deepEqual(kinds, ['ConfigMap', 'Namespace', 'Node', 'Secret', 'Service']);
+      assert.deepEqual(kinds, ['ConfigMap', 'Deployment', 'Namespace', 'Node', 'Secret', 'Service']);
     });
   });
 
