@@ -1,17 +1,21 @@
 /**
- * Content hashes. Secret inputs (userData, networkData) are kept in outputs and annotations only as a
- * hash, so changes are detected without the secret ever being stored in plain text.
+ * Content hashes. Secret inputs (userData, networkData) are kept in outputs and annotations only as a keyed
+ * digest, so changes are detected without the secret being stored in plain text, and no digest can be matched
+ * against a table of precomputed hashes of common user data (the outputs are Pulumi secrets as well).
  */
-import { createHash } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 
 /** sha256Hex hashes a string (UTF-8) and returns the hex digest, optionally shortened. */
 export function sha256Hex(text: string, length = 64): string {
   return createHash('sha256').update(text, 'utf8').digest('hex').slice(0, length);
 }
 
-/** hashOptional hashes a value, or returns undefined for undefined (so "unset" stays distinct from ""). */
-export function hashOptional(text: string | undefined): string | undefined {
-  return text === undefined ? undefined : `sha256:${sha256Hex(text)}`;
+/**
+ * secretDigest is an HMAC-SHA256 of a secret keyed with `salt` (the owning resource's identity, e.g.
+ * "default/workers"), or undefined for undefined (so "unset" stays distinct from "").
+ */
+export function secretDigest(text: string | undefined, salt: string): string | undefined {
+  return text === undefined ? undefined : `hmac-sha256:${createHmac('sha256', `harvester-iac/${salt}`).update(text, 'utf8').digest('hex')}`;
 }
 
 /** stableStringify serialises JSON with object keys sorted, so equal values hash equally. */

@@ -10,7 +10,7 @@
  * still terminating) volume of the previous VM, because Harvester only creates claims that are missing.
  */
 import type { Secret, VirtualMachine } from '../../client/objects';
-import { sha256Hex } from '../../core/hash';
+import { secretDigest, sha256Hex } from '../../core/hash';
 import { buildAffinity } from './affinity';
 import { renderUserData } from './cloud-config';
 import {
@@ -67,7 +67,7 @@ export interface DesiredPool {
   volumeDeletion: 'delete' | 'retain';
   /** Label selector of every object of the pool. */
   selector: string;
-  /** `sha256:<hex>` of the rendered user data (annotation on every VM; kept in outputs). */
+  /** Keyed digest (`hmac-sha256:<hex>`) of the rendered user data (annotation on every VM; kept in outputs). */
   cloudInitHash: string;
   /** VMs `<name>-0 … <name>-(count-1)`, zones assigned as for an empty pool. */
   machines: DesiredMachine[];
@@ -144,8 +144,9 @@ export function desiredVirtualMachines(inputs: MachinePoolInputs, context: Machi
     return key;
   });
   const userData = renderUserData({ userData: inputs.userData, guestAgent: inputs.guestAgent, sshPublicKeys: publicKeys });
-  const userDataHash = `sha256:${sha256Hex(userData)}`;
-  const networkDataHash = inputs.networkData === undefined ? undefined : `sha256:${sha256Hex(inputs.networkData)}`;
+  const salt = `${inputs.namespace}/${inputs.name}`;
+  const userDataHash = secretDigest(userData, salt) as string;
+  const networkDataHash = secretDigest(inputs.networkData, salt);
   const suffixOf = context.volumeSuffix ?? ((vm: string) => suffixFrom(`${inputs.namespace}/${vm}`));
   // The same for every VM of the pool: computed once, not per VM (planning builds one VM per member).
   const labelsOf = machineLabelsOf(identity);

@@ -5,7 +5,7 @@
  * An unhealthy recorded pool (a VM not ready, fewer VMs than count, drift found by read) is a change too,
  * so the next `pulumi up` converges after a partial failure. Reasons never quote secret values.
  */
-import { hashOptional } from '../../core/hash';
+import { secretDigest } from '../../core/hash';
 import { describeValue } from '../../core/input-errors';
 import { isUnknown } from '../../core/unknowns';
 import { sameInput } from './equivalence';
@@ -35,7 +35,7 @@ export function diffInputs(olds: Partial<MachinePoolOutputs>, news: Record<strin
       text = `${key} is not known until apply`;
     } else if (key === 'userData' || key === 'networkData') {
       const recorded = key === 'userData' ? olds.userDataHash : olds.networkDataHash;
-      changed = hashOptional(next as string | undefined) !== recorded;
+      changed = secretDigest(next as string | undefined, `${ns}/${olds.name ?? news.name}`) !== recorded;
       text = `${key} changed (value not shown: it is secret)`;
     } else {
       changed = !sameInput(key, (olds as Record<string, unknown>)[key], next, ns);

@@ -15,6 +15,7 @@
  * because read and delete receive only outputs.
  */
 import { HarvesterClient } from '../../client/harvester-client';
+import { connectionFor } from '../../core/connection';
 import { registerSecret } from '../../client/redact';
 import type { Clock } from '../../await/clock';
 import { systemClock } from '../../await/clock';
@@ -41,7 +42,7 @@ import { randomBytes } from 'node:crypto';
 
 /** Injection points for tests and the SDK. */
 export interface MachinePoolProviderOptions {
-  /** How to reach the cluster. @default HarvesterClient.connect */
+  /** How to reach the cluster. @default HarvesterClient.connect with connectionFor (override, stack config, $KUBECONFIG) */
   connect?: (options: { kubeconfig?: string; context?: string }) => Promise<HarvesterClient>;
   /** Clock of deadlines and waits. @default the system clock */
   clock?: Clock;
@@ -85,7 +86,7 @@ function randomSuffix(): string {
 
 /** createMachinePoolProvider returns the handlers, with injection points for tests. */
 export function createMachinePoolProvider(options: MachinePoolProviderOptions = {}) {
-  const connect = options.connect ?? ((o: { kubeconfig?: string; context?: string }) => HarvesterClient.connect(o));
+  const connect = options.connect ?? ((o: { kubeconfig?: string; context?: string }) => HarvesterClient.connect(connectionFor(o)));
   const clock = options.clock ?? systemClock;
 
   async function converge(inputs: MachinePoolInputs, client: HarvesterClient, op: 'create' | 'update', recorded?: Partial<MachinePoolOutputs>): Promise<MachinePoolOutputs> {

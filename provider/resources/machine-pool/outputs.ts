@@ -3,41 +3,42 @@
  * reduced to hashes, plus what the cluster reports per VM. `kubeconfig` is kept because read/update/delete
  * receive only outputs; it keeps the input's name, so Pulumi marks it secret in state like the input.
  */
-import { hashOptional } from '../../core/hash';
-import type { MachinePoolInputs } from './model';
+import { secretDigest } from '../../core/hash';
+import { z } from 'zod';
+import { machinePoolSchema, type MachinePoolInputs } from './model';
 
 /** What the cluster reports about one VM. */
-export interface MachineStatus {
-  name: string;
-  index: number;
-  /** Zone the VM is pinned to (or its host's zone when not pinned). */
-  zone?: string;
-  /** Host node running it. */
-  host?: string;
-  /** First IPv4 address of the first NIC (nic-0). */
-  ip?: string;
-  /**
-   * VMI phase (Pending, Scheduling, Scheduled, Running, …), `Stopped` without a VMI, `Terminating` when
-   * deleting, `Missing` when read found a recorded VM gone (deleted outside Pulumi; the next update recreates it).
-   */
-  phase: string;
-  /** Running with an IPv4 address. */
-  ready: boolean;
-}
+export const machineStatusSchema = z.strictObject({
+  name: z.string().describe('VM name ("<pool>-<index>").'),
+  index: z.number().int().describe('Index of the VM in the pool.'),
+  zone: z.string().optional().describe('Zone the VM is pinned to (or its host\'s zone when not pinned).'),
+  host: z.string().optional().describe('Harvester host running it.'),
+  ip: z.string().optional().describe('First IPv4 address of the first NIC (nic-0), as qemu-guest-agent reports it.'),
+  phase: z.string().describe(
+    'VMI phase (Pending, Scheduling, Scheduled, Running, …), "Stopped" without a VMI, "Terminating" when deleting, ' +
+      '"Missing" when read found a recorded VM gone (deleted outside Pulumi; the next update recreates it).',
+  ),
+  ready: z.boolean().describe('Running with an IPv4 address.'),
+});
+export type MachineStatus = z.output<typeof machineStatusSchema>;
+
+/** The pool's outputs beyond its inputs (userData and networkData are kept only as keyed digests). */
+export const machinePoolOutputsSchema = machinePoolSchema.omit({ userData: true, networkData: true }).extend({
+  userDataHash: z.string().optional().describe('Keyed digest (hmac-sha256) of the userData input, never the data itself. Secret.').meta({ secret: true }),
+  networkDataHash: z.string().optional().describe('Keyed digest of the networkData input. Secret.').meta({ secret: true }),
+  machines: z.array(machineStatusSchema).describe('Per VM, by index.'),
+  readyCount: z.number().int().describe('VMs Running with an IPv4 address.'),
+  drift: z.array(z.string()).describe('Differences found by the last read between the cluster and the recorded inputs (one line each).'),
+  cloudInitHash: z.string().optional().describe('Keyed digest of the rendered cloud-init user data every VM carries (agent and keys merged in). Secret.').meta({ secret: true }),
+});
 
 /** The pool's outputs. */
 export type MachinePoolOutputs = Omit<MachinePoolInputs, 'userData' | 'networkData'> & {
-  /** `sha256:<hex>` of the userData input (never the data itself). */
   userDataHash?: string;
-  /** `sha256:<hex>` of the networkData input. */
   networkDataHash?: string;
-  /** Per VM, by index. */
   machines: MachineStatus[];
-  /** VMs Running with an IPv4 address. */
   readyCount: number;
-  /** Differences found by the last read between the cluster and the recorded inputs (one line each). */
   drift: string[];
-  /** `sha256:<hex>` of the rendered cloud-init user data every VM carries (agent and keys merged in). */
   cloudInitHash?: string;
 };
 
@@ -50,8 +51,9 @@ export function toOutputs(inputs: MachinePoolInputs, machines: MachineStatus[], 
     readyCount: machines.filter((m) => m.ready).length,
     drift,
   };
-  const userDataHash = hashOptional(userData);
-  const networkDataHash = hashOptional(networkData);
+  const salt = `${inputs.namespace}/${inputs.name}`;
+  const userDataHash = secretDigest(userData, salt);
+  const networkDataHash = secretDigest(networkData, salt);
   if (userDataHash) outputs.userDataHash = userDataHash;
   if (networkDataHash) outputs.networkDataHash = networkDataHash;
   if (cloudInitHash) outputs.cloudInitHash = cloudInitHash;

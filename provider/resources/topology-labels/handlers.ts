@@ -14,6 +14,7 @@
  * The kubeconfigs travel as inputs (secret) and in outputs under the same names (kept secret by Pulumi),
  * because read and delete receive only outputs.
  */
+import { connectionFor } from '../../core/connection';
 import type { Clock } from '../../await/clock';
 import { systemClock } from '../../await/clock';
 import { HarvesterClient } from '../../client/harvester-client';
@@ -47,12 +48,9 @@ export interface TopologyLabelsProviderOptions {
 type Raw = Record<string, unknown>;
 type Props = { kubeconfig?: string; context?: string; guestKubeconfig?: string; guestContext?: string };
 
-/**
- * The one place the Harvester credentials are taken from. Today: the resource's own (secret) inputs, as the
- * machine pool; the move to stack config (`harvester:kubeconfig`) replaces this body and nothing else.
- */
+/** The one place the Harvester credentials are taken from: the override inputs, else stack config, else $KUBECONFIG (core/connection.ts). */
 function harvesterCredentials(props: Props): { kubeconfig?: string; context?: string } {
-  return { kubeconfig: props.kubeconfig, context: props.context };
+  return connectionFor({ kubeconfig: props.kubeconfig, context: props.context });
 }
 
 /** The guest cluster's credentials (a secret input of this resource; not stack config: one per guest). */

@@ -58,7 +58,7 @@ describe('machine-pool desiredVirtualMachines', () => {
     const volume = (m.vm.spec!.template!.spec as any).volumes[0];
     assert.deepEqual(volume, { name: 'cloudinitdisk', cloudInitNoCloud: { secretRef: { name: 'pool-a-0-cloudinit' }, networkDataSecretRef: { name: 'pool-a-0-cloudinit' } } });
     assert.equal(m.vm.spec!.template!.metadata!.annotations!['harvesterhci.io/sshNames'], '["default/ops-key"]');
-    assert.match(m.vm.metadata.annotations!['harvester-iac.io/user-data-hash'], /^sha256:[0-9a-f]{64}$/);
+    assert.match(m.vm.metadata.annotations!['harvester-iac.io/user-data-hash'], /^hmac-sha256:[0-9a-f]{64}$/);
     assert.ok(!JSON.stringify(m.vm).includes('hostname: x'), 'the VM object never holds user data');
   });
 

@@ -1,0 +1,43 @@
+/**
+ * Where the handlers' Harvester connection comes from, in order:
+ * 1. a per-resource override (`kubeconfig` / `context` inputs, for a stack spanning several clusters);
+ * 2. the stack config `harvester:kubeconfig` (secret) / `harvester:context`, which the dynamic-provider host
+ *    hands to `configure` before any other call (pulumi-tech.md §1.2);
+ * 3. `$KUBECONFIG`, then `~/.kube/config`, read at operation time by the client layer.
+ * Stack config is read at every operation, never pinned in state: a rotated token in stack config reaches
+ * refresh and destroy of existing resources (trap 9 of pulumi-tech.md §1.7).
+ */
+import { registerSecret } from '../client/redact';
+
+/** A Harvester connection: a kubeconfig (path or content) and a context. */
+export interface ConnectionSettings {
+  kubeconfig?: string;
+  context?: string;
+}
+
+/** Stack config keys read by `configure`. */
+export const STACK_CONFIG_KEYS = { kubeconfig: 'harvester:kubeconfig', context: 'harvester:context' } as const;
+
+/** The input names that only say how to connect: never part of a resource's diff, outputs or check failures' properties. */
+export const CONNECTION_INPUTS: readonly string[] = ['kubeconfig', 'context'];
+
+let stack: ConnectionSettings = {};
+
+/** configureConnection records the stack config (called by the provider's `configure`). Empty strings mean unset. */
+export function configureConnection(settings: ConnectionSettings): void {
+  const kubeconfig = settings.kubeconfig || undefined;
+  // A path is not secret (and must stay readable in messages); content is. kube-config.ts registers content when loaded too.
+  if (kubeconfig && kubeconfig.includes('\n')) registerSecret(kubeconfig);
+  stack = { kubeconfig, context: settings.context || undefined };
+}
+
+/** connectionFor resolves the connection of one operation: override, else stack config, else the client's defaults. */
+export function connectionFor(override: ConnectionSettings = {}): ConnectionSettings {
+  if (override.kubeconfig) return { kubeconfig: override.kubeconfig, context: override.context ?? (override.kubeconfig === stack.kubeconfig ? stack.context : undefined) };
+  return { kubeconfig: stack.kubeconfig, context: override.context ?? stack.context };
+}
+
+/** The stack-config connection currently recorded (tests). */
+export function stackConnection(): ConnectionSettings {
+  return { ...stack };
+}

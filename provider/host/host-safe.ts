@@ -1,0 +1,103 @@
+/**
+ * hostSafe wraps a resource's handlers so the contract of Pulumi's real dynamic-provider host holds for every
+ * call, whatever a handler does (pulumi-tech.md §1.7, each trap reproduced against the host):
+ * - results are plain JSON (trap 1); inputs' `null` means absent (trap 11);
+ * - only Errors leave, each with a complete, non-empty message: the host forwards the message alone (name
+ *   and code are dropped) and hangs on a thrown non-Error (trap 3); messages are capped (trap 12);
+ * - a partial failure's properties carry `__provider`, or the next refresh/destroy of that resource fails (trap 2);
+ * - check failures on a secret or connection input are reported on property "" with the input named in the
+ *   reason: the CLI may print the value of the property it is given (trap 8, pulumi/pulumi#19465);
+ * - connection inputs never reach diff (trap 9: rotating credentials is not a change of the resource).
+ */
+import { redact } from '../client/redact';
+import { ResourceInitError } from '../core/errors';
+import { CONNECTION_INPUTS } from '../core/connection';
+import type { CheckFailure, ResourceProvider } from '../core/types';
+import { plainJson, withoutNulls } from './plain-json';
+
+type Raw = Record<string, unknown>;
+
+/** Longest message sent to the host; a 64 KB message hung a Node gRPC client (trap 12). */
+export const MESSAGE_LIMIT = 8 * 1024;
+/** Most reasons kept in a partial failure. */
+const REASON_LIMIT = 20;
+
+/** What hostSafe needs to know about a resource. */
+export interface HostSafeOptions {
+  /** The resource's type name for messages, e.g. "HarvesterMachinePool". */
+  resource: string;
+  /** Inputs that are secret (their failures move to property ""). */
+  secretInputs: readonly string[];
+}
+
+/** cap shortens a text to MESSAGE_LIMIT, saying how much was left out. */
+export function cap(text: string, limit = MESSAGE_LIMIT): string {
+  if (text.length <= limit) return text;
+  const tail = `\n… (${text.length - limit} more characters left out)`;
+  return text.slice(0, limit - tail.length) + tail;
+}
+
+/** asError turns anything thrown into an Error whose message says everything (redacted, capped). */
+export function asError(err: unknown, operation: string, resource: string): Error {
+  if (err instanceof ResourceInitError) return err;
+  const raw = err instanceof Error ? err.message : typeof err === 'string' ? err : safeStringify(err);
+  const code = err instanceof Error && typeof (err as { code?: unknown }).code === 'string' ? (err as unknown as { code: string }).code : undefined;
+  let message = raw.trim() || `${resource} ${operation} failed without a message (${err instanceof Error ? err.name : typeof err})`;
+  if (code && !message.includes(code)) message = `${code}: ${message}`;
+  const out = new Error(cap(redact(message)));
+  out.name = err instanceof Error ? err.name : 'Error';
+  return out;
+}
+
+function safeStringify(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}
+
+/** movePrivateFailures reports failures on secret or connection inputs on property "" (trap 8). */
+function movePrivateFailures(failures: CheckFailure[], hidden: Set<string>): CheckFailure[] {
+  return failures.map((f) => {
+    const top = f.property.split(/[.[]/, 1)[0];
+    if (!hidden.has(top)) return f;
+    return { property: '', reason: f.reason.startsWith(top) ? f.reason : `${f.property}: ${f.reason}` };
+  });
+}
+
+function withoutKeys(raw: Raw | undefined, keys: readonly string[]): Raw {
+  return Object.fromEntries(Object.entries(raw ?? {}).filter(([k]) => !keys.includes(k)));
+}
+
+/** hostSafe returns the handlers wrapped; see the file header. */
+export function hostSafe(provider: ResourceProvider, options: HostSafeOptions): ResourceProvider {
+  const hidden = new Set([...options.secretInputs, ...CONNECTION_INPUTS]);
+  const guard = async <T>(operation: string, run: () => Promise<T>, providerText?: unknown): Promise<T> => {
+    try {
+      return plainJson(await run());
+    } catch (err) {
+      if (err instanceof ResourceInitError) {
+        const properties = plainJson({ ...err.properties, ...(typeof providerText === 'string' ? { __provider: providerText } : {}) });
+        const reasons = err.reasons.slice(0, REASON_LIMIT).map((r) => cap(redact(r), MESSAGE_LIMIT / 4));
+        if (err.reasons.length > REASON_LIMIT) reasons.push(`… and ${err.reasons.length - REASON_LIMIT} more`);
+        throw new ResourceInitError(err.id, properties, reasons, err.cause);
+      }
+      throw asError(err, operation, options.resource);
+    }
+  };
+  return {
+    check: (olds, news) =>
+      guard('check', async () => {
+        const result = await provider.check(olds, withoutNulls(news));
+        return result.failures?.length ? { ...result, failures: movePrivateFailures(result.failures, hidden) } : result;
+      }),
+    // Connection settings are not part of the resource: changing or rotating them is no change (trap 9).
+    diff: (id, olds, news) => guard('diff', () => provider.diff(id, withoutKeys(olds, CONNECTION_INPUTS), withoutKeys(withoutNulls(news), CONNECTION_INPUTS))),
+    create: (inputs) => guard('create', () => provider.create(withoutNulls(inputs)), inputs?.__provider),
+    read: (id, props) => guard('read', () => provider.read(id, props)),
+    update: (id, olds, news) => guard('update', () => provider.update(id, olds, withoutNulls(news)), news?.__provider ?? olds?.__provider),
+    delete: (id, props) => guard('delete', () => provider.delete(id, props)),
+  };
+}
+
