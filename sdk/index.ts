@@ -1,7 +1,14 @@
 /**
- * The typed SDK surface: argument and output types of every resource, inferred from the resources' zod models
- * (provider/resources/<name>/model.ts), so programs type-check against exactly what `check` validates.
- * The Pulumi resource classes and CDKTF constructs taking these arguments build on this module.
+ * harvester-iac: the typed Pulumi SDK.
+ *
+ *     import * as harvester from 'harvester-iac';
+ *     const pool = new harvester.HarvesterMachinePool('workers', { name: 'workers', count: 3, ... });
+ *
+ * The classes are generated from the resources' zod models (sdk/registry.ts → sdk/generated/resources.ts);
+ * credentials come from stack config `harvester:kubeconfig` (secret) and `harvester:context`.
+ * The model types (inputs after defaults, outputs) are exported too, for programs that compute inputs.
  */
+export * from './generated/resources';
+export { RESOURCES, PACKAGE_NAME, type ResourceEntry } from './registry';
 export type { MachinePoolArgs, MachinePoolInputs, MachinePoolOutputs, MachineStatus } from '../provider/resources/machine-pool';
 export type { TopologyLabelsArgs, TopologyLabelsInputs, TopologyLabelsOutputs, HostTopology, GuestNodeStatus } from '../provider/resources/topology-labels';

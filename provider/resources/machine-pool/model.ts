@@ -80,10 +80,11 @@ export const affinitySchema = z.strictObject({
 /** The HarvesterMachinePool inputs (zod schema). */
 export const machinePoolSchema = z.strictObject({
   kubeconfig: z.string().min(1).optional().meta({ secret: true }).describe(
-    'Kubeconfig of the Harvester cluster: YAML content or a file path. Secret. Default: $KUBECONFIG, then ~/.kube/config (as kubectl). ' +
-      'A change never replaces the pool.',
+    'Per-resource override of the Harvester connection (a stack spanning several clusters): kubeconfig YAML content or a file path. Secret. ' +
+      'Default: stack config harvester:kubeconfig, then $KUBECONFIG, then ~/.kube/config. Prefer stack config: rotating it needs no change here. ' +
+      'Not part of the diff: a change updates nothing on the cluster.',
   ),
-  context: z.string().min(1).optional().describe('Kubeconfig context to use. Default: the kubeconfig\'s current-context.'),
+  context: z.string().min(1).optional().describe('Per-resource override of the kubeconfig context. Default: stack config harvester:context, then the kubeconfig\'s current-context.'),
   name: z.string().max(MAX_POOL_NAME).regex(DNS_LABEL, { error: 'must be a lower-case DNS label (a-z, 0-9, "-"), e.g. "workers"' })
     .meta({ replaceOnChanges: true })
     .describe(`Pool name; VMs are named "<name>-<index>". At most ${MAX_POOL_NAME} characters. Required. A change replaces the pool.`),

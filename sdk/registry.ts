@@ -1,0 +1,53 @@
+/**
+ * Every resource the package offers, once: the SDK classes (sdk/generated/resources.ts), `schema.json` and the
+ * README's reference tables are generated from these entries and the zod models they name (`npm run docs`).
+ *
+ * Adding a resource (its handlers exported from harvester-iac/provider under `exportName`):
+ *   1. add an entry here (class name, export name, description, the zod input and output models);
+ *   2. `npm run docs` regenerates sdk/generated/*, schema.json and the README tables;
+ *   3. add the class to examples/quickstart. The tests that compare generated files fail until 2 is done.
+ * This module must not import @pulumi/pulumi: the generators and CDKTF adapter read it too.
+ */
+import type { z } from 'zod';
+import { machinePoolSchema } from '../provider/resources/machine-pool/model';
+import { machinePoolOutputsSchema } from '../provider/resources/machine-pool/outputs';
+import { topologyLabelsOutputsSchema, topologyLabelsSchema } from '../provider/resources/topology-labels/model';
+
+/** One resource of the package. */
+export interface ResourceEntry {
+  /** SDK class name and schema.json type name, e.g. "HarvesterMachinePool" (permanent: in users' state as the type token). */
+  className: string;
+  /** Name of its handlers in harvester-iac/provider (permanent: serialized into users' state). */
+  exportName: string;
+  /** One paragraph for the class doc comment and schema.json. */
+  description: string;
+  inputs: z.ZodObject;
+  outputs: z.ZodObject;
+  /** Input whose default is the Pulumi resource name, if any. */
+  nameInput?: string;
+}
+
+export const RESOURCES: readonly ResourceEntry[] = [
+  {
+    className: 'HarvesterMachinePool',
+    exportName: 'machinePool',
+    description:
+      'A pool of Harvester VMs that become nodes of a guest Kubernetes cluster, built from a cloud image the way Rancher\'s Harvester node ' +
+      'driver builds them (cloud-init Secret, qemu-guest-agent, zone affinity), scaled and rolled by diffing the live cluster against the inputs.',
+    inputs: machinePoolSchema,
+    outputs: machinePoolOutputsSchema,
+  },
+  {
+    className: 'TopologyLabels',
+    exportName: 'topologyLabels',
+    description:
+      'topology.kubernetes.io/region and zone labels on Harvester hosts (only these two keys; every other label untouched, previous values ' +
+      'restored on delete), optionally verified on the nodes of a guest cluster that the Harvester cloud provider syncs them to.',
+    inputs: topologyLabelsSchema,
+    outputs: topologyLabelsOutputsSchema,
+    nameInput: 'name',
+  },
+];
+
+/** The Pulumi package name (stack config namespace `harvester:`, schema tokens `harvester:index:<Class>`). */
+export const PACKAGE_NAME = 'harvester';

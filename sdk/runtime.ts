@@ -1,0 +1,70 @@
+/**
+ * What every SDK class shares (the classes themselves are generated: sdk/generated/resources.ts).
+ *
+ * The provider objects are what Pulumi serializes into every resource's state as `__provider`: each method
+ * only requires `harvester-iac/provider` by name when it runs and delegates to the named export, so the text
+ * stays under 2 KB, captures nothing secret or live, and upgrading the package upgrades existing stacks.
+ * Module-level, one per resource type: Pulumi caches the serialization per object (pulumi-tech.md §1.4).
+ */
+import * as pulumi from '@pulumi/pulumi';
+import { inputsFlagged } from '../provider/core/input-flags';
+import { RESOURCES, type ResourceEntry } from './registry';
+
+/** The module of the type tokens: `pulumi-nodejs:dynamic/harvester:<Class>` (permanent: in users' state). */
+export const PULUMI_MODULE = 'harvester';
+
+/** makeProvider builds the provider object for one export of harvester-iac/provider. Everything it uses is inside the closure. */
+function makeProvider(exportName: string): pulumi.dynamic.ResourceProvider {
+  // `require` runs in the dynamic-provider host, resolved from the program's folder (trap 14 of pulumi-tech.md §1.7).
+  const load = () => require('harvester-iac/provider');
+  return {
+    configure: async (req) => load().configure({ kubeconfig: req.config.get('harvester:kubeconfig'), context: req.config.get('harvester:context') }),
+    check: async (olds, news) => load()[exportName].check(olds, news),
+    diff: async (id, olds, news) => load()[exportName].diff(id, olds, news),
+    create: async (inputs) => load()[exportName].create(inputs),
+    read: async (id, props) => load()[exportName].read(id, props),
+    update: async (id, olds, news) => load()[exportName].update(id, olds, news),
+    delete: async (id, props) => load()[exportName].delete(id, props),
+  };
+}
+
+const providers = new Map<string, pulumi.dynamic.ResourceProvider>();
+
+/** providerFor returns the one provider object of an export (created on first use). */
+export function providerFor(exportName: string): pulumi.dynamic.ResourceProvider {
+  let provider = providers.get(exportName);
+  if (!provider) providers.set(exportName, (provider = makeProvider(exportName)));
+  return provider;
+}
+
+function entryOf(className: string): ResourceEntry {
+  const entry = RESOURCES.find((r) => r.className === className);
+  if (!entry) throw new Error(`harvester-iac: no resource ${className} in sdk/registry.ts`);
+  return entry;
+}
+
+/**
+ * resourceProps: the props handed to dynamic.Resource. The args are copied (dynamic.Resource mutates what it
+ * is given), secret inputs wrapped in pulumi.secret, `null` left to mean absent (the provider drops it), and
+ * every output declared as undefined (an output not in the props does not exist on the resource). With no
+ * args (`get`), only the outputs are declared: the provider reads the inputs back from the cluster.
+ */
+export function resourceProps(className: string, name: string, args: object | undefined): pulumi.Inputs {
+  const entry = entryOf(className);
+  const props: Record<string, unknown> = args === undefined ? {} : { ...(args as Record<string, unknown>) };
+  if (args !== undefined) {
+    for (const key of inputsFlagged(entry.inputs, 'secret')) {
+      if (props[key] !== undefined && props[key] !== null) props[key] = pulumi.secret(props[key] as pulumi.Input<unknown>);
+    }
+    if (entry.nameInput && (props[entry.nameInput] === undefined || props[entry.nameInput] === null)) props[entry.nameInput] = name;
+  }
+  for (const key of Object.keys(entry.outputs.shape)) if (!(key in props)) props[key] = undefined;
+  return props as pulumi.Inputs;
+}
+
+/** resourceOptions adds the resource's derived secret outputs (digests of secrets, …) to additionalSecretOutputs. */
+export function resourceOptions(className: string, opts: pulumi.CustomResourceOptions | undefined): pulumi.CustomResourceOptions {
+  const entry = entryOf(className);
+  const secrets = [...new Set([...(opts?.additionalSecretOutputs ?? []), ...inputsFlagged(entry.outputs, 'secret')])];
+  return { ...opts, additionalSecretOutputs: secrets };
+}
