@@ -1,33 +1,27 @@
 /**
  * harvester-iac/provider: the resource providers, each an object in the shape of Pulumi's
  * `dynamic.ResourceProvider` (check / diff / create / read / update / delete), wrapped so the real
- * dynamic-provider host's contract holds (host/host-safe.ts), plus `configure` for the stack config.
+ * dynamic-provider host's contract holds (host/host-safe.ts), with `configure` receiving the stack config.
  *
  * PERMANENT CONTRACT: every Pulumi state written by the SDK holds code that requires this entry by name and
- * calls these exports (`configure`, `machinePool`, `topologyLabels`, and later `loadBalancer`, `ipPool`).
+ * calls these exports and their methods (`machinePool`, `topologyLabels`, and later `loadBalancer`, `ipPool`).
  * Never rename or remove them (test/unit/provider/contract.test.ts pins them).
  */
-import { configureConnection, type ConnectionSettings } from './core/connection';
-import type { ResourceProvider } from './core/types';
-import { hostSafe } from './host/host-safe';
+import { hostSafe, type HostProvider } from './host/host-safe';
 import { createMachinePoolProvider } from './resources/machine-pool/handlers';
 import { SECRET_INPUTS as MACHINE_POOL_SECRETS } from './resources/machine-pool/model';
 import { createTopologyLabelsProvider } from './resources/topology-labels/handlers';
 import { SECRET_INPUTS as TOPOLOGY_SECRETS } from './resources/topology-labels/model';
 
 /** The HarvesterMachinePool provider (inputs: MachinePoolArgs; outputs: MachinePoolOutputs). */
-export const machinePool: ResourceProvider = hostSafe(createMachinePoolProvider(), { resource: 'HarvesterMachinePool', secretInputs: MACHINE_POOL_SECRETS });
+export const machinePool: HostProvider = hostSafe(createMachinePoolProvider(), { resource: 'HarvesterMachinePool', secretInputs: MACHINE_POOL_SECRETS });
 
 /** The TopologyLabels provider (inputs: TopologyLabelsArgs; outputs: TopologyLabelsOutputs). */
-export const topologyLabels: ResourceProvider = hostSafe(createTopologyLabelsProvider(), { resource: 'TopologyLabels', secretInputs: TOPOLOGY_SECRETS });
-
-/** configure receives the stack config (`harvester:kubeconfig`, `harvester:context`) from the SDK's provider objects. */
-export async function configure(settings: ConnectionSettings): Promise<void> {
-  configureConnection(settings ?? {});
-}
+export const topologyLabels: HostProvider = hostSafe(createTopologyLabelsProvider(), { resource: 'TopologyLabels', secretInputs: TOPOLOGY_SECRETS });
 
 export type { ResourceProvider, CheckResult, CheckFailure, DiffResult, CreateResult, ReadResult, UpdateResult, ID } from './core/types';
 export type { ConnectionSettings } from './core/connection';
+export type { HostProvider } from './host/host-safe';
 export { UNKNOWN, isUnknown } from './core/unknowns';
 export { ProviderError, ResourceInitError } from './core/errors';
 export * as machinePools from './resources/machine-pool';

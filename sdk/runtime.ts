@@ -13,18 +13,22 @@ import { RESOURCES, type ResourceEntry } from './registry';
 /** The module of the type tokens: `pulumi-nodejs:dynamic/harvester:<Class>` (permanent: in users' state). */
 export const PULUMI_MODULE = 'harvester';
 
-/** makeProvider builds the provider object for one export of harvester-iac/provider. Everything it uses is inside the closure. */
-function makeProvider(exportName: string): pulumi.dynamic.ResourceProvider {
+/**
+ * makeProvider builds the provider object for export `e` of harvester-iac/provider: every method requires the
+ * entry when it runs and calls the export's method of the same name. Everything it uses is inside the closure;
+ * names are short because this text is stored in every resource's state (under 2 KB, tested).
+ */
+function makeProvider(e: string): pulumi.dynamic.ResourceProvider {
   // `require` runs in the dynamic-provider host, resolved from the program's folder (trap 14 of pulumi-tech.md §1.7).
-  const load = () => require('harvester-iac/provider');
+  const d = (m: string, a: unknown[]) => require('harvester-iac/provider')[e][m](...a);
   return {
-    configure: async (req) => load().configure({ kubeconfig: req.config.get('harvester:kubeconfig'), context: req.config.get('harvester:context') }),
-    check: async (olds, news) => load()[exportName].check(olds, news),
-    diff: async (id, olds, news) => load()[exportName].diff(id, olds, news),
-    create: async (inputs) => load()[exportName].create(inputs),
-    read: async (id, props) => load()[exportName].read(id, props),
-    update: async (id, olds, news) => load()[exportName].update(id, olds, news),
-    delete: async (id, props) => load()[exportName].delete(id, props),
+    configure: (...a) => d('configure', a),
+    check: (...a) => d('check', a),
+    diff: (...a) => d('diff', a),
+    create: (...a) => d('create', a),
+    read: (...a) => d('read', a),
+    update: (...a) => d('update', a),
+    delete: (...a) => d('delete', a),
   };
 }
 

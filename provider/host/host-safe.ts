@@ -11,7 +11,7 @@
  */
 import { redact } from '../client/redact';
 import { ResourceInitError } from '../core/errors';
-import { CONNECTION_INPUTS } from '../core/connection';
+import { CONNECTION_INPUTS, STACK_CONFIG_KEYS, configureConnection } from '../core/connection';
 import type { CheckFailure, ResourceProvider } from '../core/types';
 import { plainJson, withoutNulls } from './plain-json';
 
@@ -21,6 +21,11 @@ type Raw = Record<string, unknown>;
 export const MESSAGE_LIMIT = 8 * 1024;
 /** Most reasons kept in a partial failure. */
 const REASON_LIMIT = 20;
+
+/** A provider as exported from harvester-iac/provider: the handlers plus `configure` (stack config). */
+export interface HostProvider extends ResourceProvider {
+  configure(request: { config: { get(key: string): string | undefined } }): Promise<void>;
+}
 
 /** What hostSafe needs to know about a resource. */
 export interface HostSafeOptions {
@@ -71,7 +76,7 @@ function withoutKeys(raw: Raw | undefined, keys: readonly string[]): Raw {
 }
 
 /** hostSafe returns the handlers wrapped; see the file header. */
-export function hostSafe(provider: ResourceProvider, options: HostSafeOptions): ResourceProvider {
+export function hostSafe(provider: ResourceProvider, options: HostSafeOptions): HostProvider {
   const hidden = new Set([...options.secretInputs, ...CONNECTION_INPUTS]);
   const guard = async <T>(operation: string, run: () => Promise<T>, providerText?: unknown): Promise<T> => {
     try {
@@ -87,6 +92,11 @@ export function hostSafe(provider: ResourceProvider, options: HostSafeOptions): 
     }
   };
   return {
+    // The host calls configure once per provider text with the whole stack config (pulumi-tech.md §1.2).
+    configure: async (request) => {
+      const config = request?.config;
+      configureConnection({ kubeconfig: config?.get(STACK_CONFIG_KEYS.kubeconfig), context: config?.get(STACK_CONFIG_KEYS.context) });
+    },
     check: (olds, news) =>
       guard('check', async () => {
         const result = await provider.check(olds, withoutNulls(news));
