@@ -122,4 +122,28 @@ describe('machine pool: no leaked disks, no foreign user data, failures stay vis
       await h.client.images.delete(name, { namespace: ns });
     }
   });
+
+  it('guestAgent "none" on an image whose guest runs qemu-guest-agent reports addresses (emulator: image marker); on a plain image it times out (lifecycle test)', async function () {
+    requireEmulator(this, h.target);
+    const [ns, cloudName] = h.target.fixtures.cloudImage.split('/');
+    const name = h.name('agent-image');
+    const cloud = (await h.client.images.get(cloudName, ns))!;
+    await h.client.images.create({
+      apiVersion: cloud.apiVersion,
+      kind: cloud.kind,
+      metadata: { name, namespace: ns, annotations: { 'emulator.harvester-iac.io/guest-agent-preinstalled': 'true' } },
+      spec: { ...(cloud.spec as Record<string, unknown>), displayName: `${name}.qcow2`, url: `https://example.com/${name}.qcow2` },
+    } as never);
+    const pool = h.name('baked');
+    const args = h.args(pool, { count: 1, guestAgent: 'none', userData: '#cloud-config\npackages: [htop]\n', disks: [{ image: `${ns}/${name}`, size: '20Gi' }] });
+    const checked = await eventually(async () => {
+      const c = await h.provider.check({}, args);
+      return c.failures ? undefined : c;
+    }, 'image imported', h.target.timeouts.waitMs);
+    const { outs } = await h.provider.create(checked.inputs!);
+    assert.equal(outs!.readyCount, 1);
+    assert.match(outs!.machines[0].ip ?? '', /^\d+\.\d+\.\d+\.\d+$/);
+    await h.provider.delete(h.id(pool), outs!);
+    await h.client.images.delete(name, { namespace: ns });
+  });
 });
