@@ -18,6 +18,7 @@ import { harvesterKinds, HarvesterKinds } from './controllers/kinds';
 import { ANN_NETWORK_ROUTE, LABEL_CLUSTER_NETWORK, LABEL_IMAGE_DISPLAY_NAME, LABEL_REGION, LABEL_VLAN_ID, LABEL_ZONE } from './controllers/names';
 import { LONGHORN_DEFAULT_PARAMETERS, longhornStorageClass, RESERVED_STORAGE_CLASS } from './controllers/image-stages';
 import { clone, healthyNodeConditions, kubeletNodeLabels, timestamp, writeChanges } from './controllers/object-util';
+import { ANN_GUEST_AGENT_PREINSTALLED } from './controllers/guest-agent';
 import { ed25519PublicKeyLine, legacyMd5Fingerprint, parseAuthorizedKey } from './controllers/ssh-public-key';
 
 /** A host to seed. */
@@ -44,6 +45,11 @@ export interface SeedImage {
   /** Bytes. */
   size?: number;
   virtualSize?: number;
+  /**
+   * The image's guest runs qemu-guest-agent without cloud-init installing it (emulator-only marker: the
+   * annotation emulator.harvester-iac.io/guest-agent-preinstalled, see controllers/guest-agent.ts).
+   */
+  guestAgentPreinstalled?: boolean;
 }
 
 /** A VLAN VM network (NetworkAttachmentDefinition) to seed. */
@@ -199,7 +205,12 @@ function seedImages(store: Store, kinds: HarvesterKinds, images: SeedImage[], no
     seedWithStatus(store, kinds.image, {
       apiVersion: 'harvesterhci.io/v1beta1',
       kind: 'VirtualMachineImage',
-      metadata: { name: image.name, namespace: image.namespace, labels: { [LABEL_IMAGE_DISPLAY_NAME]: image.displayName } },
+      metadata: {
+        name: image.name,
+        namespace: image.namespace,
+        labels: { [LABEL_IMAGE_DISPLAY_NAME]: image.displayName },
+        ...(image.guestAgentPreinstalled ? { annotations: { [ANN_GUEST_AGENT_PREINSTALLED]: 'true' } } : {}),
+      },
       spec: { displayName: image.displayName, sourceType: 'download', url: image.url, backend: 'backingimage', retry: 3 },
       status: {
         appliedUrl: image.url,

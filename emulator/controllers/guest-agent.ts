@@ -4,9 +4,16 @@
  * the simulated guest reports an IP only when its cloud-init user data is a `#cloud-config` that both
  * installs the package (`packages`) and starts the service (`runcmd`: `systemctl enable --now …` or
  * `systemctl start …`, string or list form) — the docs' snippet. The YAML is parsed, not grepped.
+ *
+ * Or when its boot image already runs the agent. Neither Harvester nor the node driver records that about an
+ * image (a real cluster cannot know what is inside a qcow2), so this is the emulator's own marker of the
+ * image's contents: the annotation `emulator.harvester-iac.io/guest-agent-preinstalled: "true"` on the
+ * VirtualMachineImage (seed option `guestAgentPreinstalled`), found through the VMI's PVCs'
+ * `harvesterhci.io/imageId`.
  */
 import { parse } from 'yaml';
 import { KindInfo, KubeObject, StoreReader } from '../api/types';
+import type { HarvesterKinds } from './kinds';
 import { field, specOf } from './object-util';
 
 const AGENT = 'qemu-guest-agent';
@@ -92,7 +99,24 @@ export function cloudConfigRunsGuestAgent(userData: string | undefined): boolean
   return installsPackage(config.packages) && runsAgent(config.runcmd);
 }
 
+/** The emulator's marker of an image whose guest runs qemu-guest-agent out of the box (see the header). */
+export const ANN_GUEST_AGENT_PREINSTALLED = 'emulator.harvester-iac.io/guest-agent-preinstalled';
+const ANN_IMAGE_ID = 'harvesterhci.io/imageId';
+
+/** True when a disk of the VMI was made from an image marked as running the agent. */
+function bootsAgentImage(vmi: KubeObject, store: StoreReader, kinds: HarvesterKinds): boolean {
+  const namespace = String(vmi.metadata.namespace);
+  const volumes = (specOf(vmi).volumes as Record<string, unknown>[] | undefined) ?? [];
+  return volumes.some((volume) => {
+    const claim = field<string>(volume, 'persistentVolumeClaim', 'claimName');
+    const imageId = claim ? store.get(kinds.pvc, namespace, claim)?.metadata.annotations?.[ANN_IMAGE_ID] : undefined;
+    if (!imageId || !imageId.includes('/')) return false;
+    const [ins, iname] = imageId.split('/', 2);
+    return store.get(kinds.image, ins, iname)?.metadata.annotations?.[ANN_GUEST_AGENT_PREINSTALLED] === 'true';
+  });
+}
+
 /** Whether the VMI's guest will report an IP through the agent. */
-export function vmiRunsGuestAgent(vmi: KubeObject, store: StoreReader, secretKind: KindInfo): boolean {
-  return cloudConfigRunsGuestAgent(userDataOf(specOf(vmi), String(vmi.metadata.namespace), store, secretKind));
+export function vmiRunsGuestAgent(vmi: KubeObject, store: StoreReader, kinds: HarvesterKinds): boolean {
+  return cloudConfigRunsGuestAgent(userDataOf(specOf(vmi), String(vmi.metadata.namespace), store, kinds.secret)) || bootsAgentImage(vmi, store, kinds);
 }

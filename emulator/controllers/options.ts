@@ -61,7 +61,8 @@ export interface HarvesterOptions {
   dhcpRange?: DhcpRange;
   /**
    * Refuse growing a volume in `harvesterhci.io/volumeClaimTemplates` while the VM runs ("please stop the VM
-   * before resizing volumes"), as Harvester's VM validator does. @default true
+   * before resizing volumes"), as Harvester's VM validator did before 1.6. Harvester ≥ 1.6 expands online
+   * (its `checkResizeVolumes` only refuses shrinking). @default false
    */
   volumeResizeRequiresStop?: boolean;
 }
@@ -84,6 +85,6 @@ export function resolveHarvesterOptions(options: HarvesterOptions = {}): Resolve
     defaultVmCidr: options.defaultVmCidr ?? '10.10.0.0/16',
     addressSeed: options.addressSeed ?? 'harvester-iac',
     dhcpRange: options.dhcpRange ?? DEFAULT_DHCP_RANGE,
-    volumeResizeRequiresStop: options.volumeResizeRequiresStop ?? true,
+    volumeResizeRequiresStop: options.volumeResizeRequiresStop ?? false,
   };
 }

@@ -9,8 +9,10 @@
  * 2. PVCs from `harvesterhci.io/volumeClaimTemplates` (vm-volumes.ts);
  * 3. run strategy Always/RerunOnFailure/Once (or running: true) → a VMI of the same name owned by the VM
  *    (controller: true); Halted (or running: false) → the VMI is deleted;
- * 4. status from the VMI (vm-status.ts).
- * On deletion: delete the VMI, wait for it to go, delete the PVCs the VM asked to remove (and, with
+ * 4. the running VMI's labels follow the template's (Harvester SyncLabelsToVmi, vmi-label-sync.ts);
+ * 5. status from the VMI (vm-status.ts).
+ * On deletion: delete the VMI, wait for it to go, delete only the PVCs the VM names in
+ * removedPersistentVolumeClaims (and, with
  * removeAllPersistentVolumeClaims, the guest cluster's cluster-type LoadBalancers, as load-balancer-harvester
  * pkg/controller/vm/controller.go does), then drop both finalizers. The VMI and cloud-init Secret otherwise go
  * by ownerReference GC (the store).
@@ -43,6 +45,7 @@ import {
 import { Controller, ErrorSink, splitKey } from './runtime';
 import { desiredVmStatus, runStrategyOf, wantsRunning } from './vm-status';
 import { ensureClaims, removeClaimsOfDeletedVm } from './vm-volumes';
+import { syncedVmiLabels } from './vmi-label-sync';
 
 const MANAGER = 'virt-controller';
 
@@ -156,7 +159,13 @@ export function createVmController(ctx: VmControllerContext): Controller {
       deleteIfPresent(store, kinds.vmi, namespace, name);
       vmi = store.get(kinds.vmi, namespace, name);
     }
-    const mine = vmi && ownedBy(vmi, vm) ? vmi : undefined;
+    let mine = vmi && ownedBy(vmi, vm) ? vmi : undefined;
+    const labels = mine && !isDeleting(mine) ? syncedVmiLabels(vm, mine) : undefined;
+    if (mine && labels) {
+      const relabelled = clone(mine);
+      relabelled.metadata.labels = labels;
+      mine = writeChanges(store, kinds.vmi, mine, relabelled, { fieldManager: MANAGER });
+    }
     const desired = clone(vm);
     desired.status = desiredVmStatus(vm, mine, timestamp(clock.now()));
     writeChanges(store, kinds.vm, vm, desired, { fieldManager: MANAGER });

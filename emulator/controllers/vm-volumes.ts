@@ -3,13 +3,14 @@
  * - `createPVCsFromAnnotation`: every entry of the VM annotation `harvesterhci.io/volumeClaimTemplates` becomes
  *   a PVC in the VM's namespace when missing (owned by nobody, as in Harvester), and an existing PVC is
  *   expanded when the entry asks for more storage (never shrunk);
- * - `removePVCInRemovedPVCsAnnotation` (finalizer CleanupPVCAndSnapshot): on VM deletion, PVCs named in
- *   `harvesterhci.io/removedPersistentVolumeClaims` are deleted, plus — with
- *   `harvesterhci.io/removeAllPersistentVolumeClaims: "true"` — every PVC labelled with the VM's guest cluster.
+ * - `removePVCInRemovedPVCsAnnotation` (finalizer CleanupPVCAndSnapshot): on VM deletion, only the PVCs named
+ *   in the comma-separated `harvesterhci.io/removedPersistentVolumeClaims` are deleted; every other claim of
+ *   the VM stays. `harvesterhci.io/removeAllPersistentVolumeClaims` (set by Rancher's harvestercleanup
+ *   controller) does not widen this in Harvester's VM controller; only the load-balancer controller reads it.
  */
 import { KubeObject, Store } from '../api/types';
 import { HarvesterKinds } from './kinds';
-import { ANN_REMOVE_ALL_PVCS, ANN_REMOVED_PVCS, ANN_VOLUME_CLAIM_TEMPLATES, LABEL_GUEST_CLUSTER } from './names';
+import { ANN_REMOVED_PVCS, ANN_VOLUME_CLAIM_TEMPLATES } from './names';
 import { clone, deleteIfPresent, field, specOf, writeChanges } from './object-util';
 import { parseQuantity } from './quantity';
 
@@ -76,10 +77,5 @@ export function removeClaimsOfDeletedVm(store: Store, kinds: HarvesterKinds, vm:
       .map((s) => s.trim())
       .filter(Boolean),
   );
-  const cluster = vm.metadata.labels?.[LABEL_GUEST_CLUSTER];
-  if (annotations[ANN_REMOVE_ALL_PVCS] === 'true' && cluster) {
-    const labelled = store.list(kinds.pvc, { namespace, labelSelector: `${LABEL_GUEST_CLUSTER}=${cluster}` }).items;
-    for (const pvc of labelled) names.add(String(pvc.metadata.name));
-  }
   for (const name of names) deleteIfPresent(store, kinds.pvc, namespace, name);
 }

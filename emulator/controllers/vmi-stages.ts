@@ -200,7 +200,7 @@ export function vmiStages(ctx: VmiStageContext): Stage[] {
         !isDeleting(vmi) &&
         phaseOf(vmi) === 'Running' &&
         findCondition(vmi, 'AgentConnected')?.status !== 'True' &&
-        vmiRunsGuestAgent(vmi, ctx.store, ctx.kinds.secret),
+        vmiRunsGuestAgent(vmi, ctx.store, ctx.kinds),
       delayMs: () => ctx.options.delays.guestAgent,
       next: (vmi) => {
         const status = statusOf(vmi);

@@ -200,7 +200,9 @@ export function createServiceLbController(ctx: ServiceLbContext): Controller {
       if (!existing) return harvester.create(hk.loadBalancer, desired, { fieldManager: 'harvester-cloud-provider' });
       return writeChanges(harvester, hk.loadBalancer, existing, desired, { fieldManager: 'harvester-cloud-provider' });
     } catch (err) {
-      if (err instanceof StatusError && (err.code === 400 || err.code === 422)) throw new SyncError(String(err.status.message));
+      // Refusals, including webhook denials (the load-balancer webhook's arrive as 500 through wrangler's router).
+      const denied = err instanceof StatusError && (err.code === 400 || err.code === 422 || /admission webhook "[^"]+" denied the request/.test(String(err.status.message)));
+      if (denied) throw new SyncError(String(err.status.message));
       throw err;
     }
   }

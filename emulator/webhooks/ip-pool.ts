@@ -17,7 +17,7 @@ import { isGlobalPool, PoolSelector, selectorMatches } from '../controllers/ippo
 import { HarvesterKinds } from '../controllers/kinds';
 import { LABEL_GLOBAL_POOL, LABEL_POOL_VID, LABEL_VLAN_ID } from '../controllers/names';
 import { field, isDeleting, labelsOf } from '../controllers/object-util';
-import { LB_MUTATOR, LB_VALIDATOR, denyBadRequest } from './admission';
+import { LB_MUTATOR, LB_VALIDATOR, denyInternalError } from './admission';
 
 function selectorOf(pool: KubeObject): PoolSelector {
   return (field<PoolSelector>(pool, 'spec', 'selector') ?? {}) as PoolSelector;
@@ -50,7 +50,7 @@ function mutate(req: AdmissionRequest, kinds: HarvesterKinds): void {
   try {
     vid = vidOf(req.store, kinds, selectorOf(pool).network ?? '');
   } catch (err) {
-    throw denyBadRequest(LB_MUTATOR, `could not ${verb} IP pool ${pool.metadata.name} because ${(err as Error).message}`);
+    throw denyInternalError(LB_MUTATOR, `could not ${verb} IP pool ${pool.metadata.name} because ${(err as Error).message}`);
   }
   const labels = labelsOf(pool, true);
   labels[LABEL_POOL_VID] = String(vid);
@@ -113,7 +113,7 @@ function checkSelector(pool: KubeObject, others: KubeObject[]): void {
 function validate(req: AdmissionRequest, kinds: HarvesterKinds): void {
   if (req.operation === 'DELETE') {
     const allocated = field<Record<string, string>>(req.oldObject, 'status', 'allocated') ?? {};
-    if (Object.keys(allocated).length > 0) throw denyBadRequest(LB_VALIDATOR, "can't delete pool before releasing all the allocated IP");
+    if (Object.keys(allocated).length > 0) throw denyInternalError(LB_VALIDATOR, "can't delete pool before releasing all the allocated IP");
     return;
   }
   const pool = req.object;
@@ -131,7 +131,7 @@ function validate(req: AdmissionRequest, kinds: HarvesterKinds): void {
     }
     checkSelector(pool, others);
   } catch (err) {
-    throw denyBadRequest(LB_VALIDATOR, `could not ${verb} IP pool ${pool.metadata.name} because ${(err as Error).message}`);
+    throw denyInternalError(LB_VALIDATOR, `could not ${verb} IP pool ${pool.metadata.name} because ${(err as Error).message}`);
   }
 }
 

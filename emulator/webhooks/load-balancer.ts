@@ -31,7 +31,7 @@ import {
 } from '../controllers/names';
 import { annotationsOf, field, isDeleting, specOf } from '../controllers/object-util';
 import { objectKey } from '../controllers/runtime';
-import { LB_MUTATOR, LB_VALIDATOR, denyBadRequest } from './admission';
+import { LB_MUTATOR, LB_VALIDATOR, denyInternalError } from './admission';
 
 interface Listener {
   name?: string;
@@ -171,12 +171,12 @@ function validate(req: AdmissionRequest, kinds: HarvesterKinds): void {
   const id = objectKey(lb);
   const verb = req.operation === 'CREATE' ? 'create' : 'update';
   const listeners = checkListeners(lb);
-  if (listeners) throw denyBadRequest(LB_VALIDATOR, `${verb} loadbalancer ${id} failed: ${listeners}`);
+  if (listeners) throw denyInternalError(LB_VALIDATOR, `${verb} loadbalancer ${id} failed: ${listeners}`);
   const hc = checkHealthCheck(lb);
-  if (hc) throw denyBadRequest(LB_VALIDATOR, `${verb} loadbalancer ${id} failed with healthyCheck: ${hc}`);
+  if (hc) throw denyInternalError(LB_VALIDATOR, `${verb} loadbalancer ${id} failed with healthyCheck: ${hc}`);
   if (req.operation === 'CREATE') {
     const onRemove = checkGuestClusterOnRemove(req, kinds, lb);
-    if (onRemove) throw denyBadRequest(LB_VALIDATOR, `create loadbalancer ${id} failed with guest cluster check: ${onRemove}`);
+    if (onRemove) throw denyInternalError(LB_VALIDATOR, `create loadbalancer ${id} failed with guest cluster check: ${onRemove}`);
     return;
   }
   const old = req.oldObject;
@@ -184,12 +184,12 @@ function validate(req: AdmissionRequest, kinds: HarvesterKinds): void {
   const oldIpam = String(specOf(old).ipam ?? '');
   const newIpam = String(specOf(lb).ipam ?? '');
   if ((oldIpam === 'dhcp') !== (newIpam === 'dhcp')) {
-    throw denyBadRequest(LB_VALIDATOR, `update loadbalancer ${id} failed: can't change the IPAM from ${oldIpam} to ${newIpam}`);
+    throw denyInternalError(LB_VALIDATOR, `update loadbalancer ${id} failed: can't change the IPAM from ${oldIpam} to ${newIpam}`);
   }
   const oldType = String(specOf(old).workloadType ?? '');
   const newType = String(specOf(lb).workloadType ?? '');
   if ((oldType === 'cluster') !== (newType === 'cluster')) {
-    throw denyBadRequest(LB_VALIDATOR, `update loadbalancer ${id} failed: can't change the WorkloadType from ${oldType} to ${newType}`);
+    throw denyInternalError(LB_VALIDATOR, `update loadbalancer ${id} failed: can't change the WorkloadType from ${oldType} to ${newType}`);
   }
 }
 

@@ -38,7 +38,7 @@ export interface SourceOptions<T extends KubeObject> {
   backoffMaxMs?: number;
 }
 
-const FATAL = new Set(['Unauthorized', 'TokenExpired', 'Forbidden', 'TlsError', 'KubeConfigInvalid', 'BadRequest', 'Invalid']);
+const FATAL = new Set(['Unauthorized', 'TokenExpired', 'Forbidden', 'TlsError', 'KubeConfigInvalid', 'BadRequest', 'AdmissionDenied', 'Invalid']);
 
 /** True for errors that a re-list will not cure. */
 export function isFatalForWatch(err: HarvesterError): boolean {

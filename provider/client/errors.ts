@@ -15,6 +15,7 @@ export type ErrorCode =
   | 'Conflict'
   | 'Invalid'
   | 'BadRequest'
+  | 'AdmissionDenied'
   | 'Forbidden'
   | 'Unauthorized'
   | 'TokenExpired'
@@ -138,8 +139,23 @@ export class AlreadyExistsError extends HarvesterError {}
 export class ConflictError extends HarvesterError {}
 /** 422: the server's validation refused fields; `causes` lists each field. */
 export class InvalidError extends HarvesterError {}
-/** 400 (including admission webhook denials), 405 and 415. */
+/** 400, 405 and 415 (other than admission webhook denials). */
 export class BadRequestError extends HarvesterError {}
+/**
+ * An admission webhook denied the request. Whatever the status (Harvester's own webhook answers 400/409/422
+ * for its typed errors and 500 for plain ones; the load-balancer webhook always 500 through wrangler's router),
+ * the same request will be denied again, so it is never retried. `webhook` names the hook, `reason` is its text.
+ */
+export class AdmissionDeniedError extends HarvesterError {
+  readonly webhook: string;
+  readonly reason: string;
+
+  constructor(init: HarvesterErrorInit, webhook: string, reason: string) {
+    super(init);
+    this.webhook = webhook;
+    this.reason = reason;
+  }
+}
 /** 403: RBAC does not allow the kubeconfig's user this verb on this resource. */
 export class ForbiddenError extends HarvesterError {}
 /** 401 for credentials other than a bearer token. */

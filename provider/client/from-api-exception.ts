@@ -6,6 +6,7 @@
  */
 import type { ConnectionInfo } from './kube-config';
 import {
+  AdmissionDeniedError,
   AlreadyExistsError,
   BadRequestError,
   ConflictError,
@@ -127,6 +128,16 @@ function fromStatus(
   const base = { object, causes, httpStatus: status };
   const resource = t.kind.group ? `${t.kind.plural}.${t.kind.group}` : t.kind.plural;
 
+  const denial = text === undefined ? undefined : admissionDenial(text);
+  if (denial) {
+    return new AdmissionDeniedError({
+      ...base,
+      code: 'AdmissionDenied',
+      summary: `Harvester's admission webhook "${denial.webhook}" denied the ${verb} of ${what}: ${denial.reason}`,
+      fix: 'Change the input the reason names; the same request is denied again, so retrying does not help',
+    }, denial.webhook, denial.reason);
+  }
+
   switch (status) {
     case 400:
     case 405:
@@ -137,7 +148,7 @@ function fromStatus(
         summary: `Harvester refused to ${verb} ${what} (${status} ${reason || 'BadRequest'}${said})`,
         fix:
           status === 400
-            ? 'Change the input the message names; "admission webhook … denied the request" is Harvester\'s own validation'
+            ? 'Change the input the message names'
             : 'This is a harvester-iac bug (wrong request type for this API); please report it with this message',
       });
     case 401:
@@ -233,6 +244,17 @@ function fromStatus(
         fix: 'Check the server URL in the kubeconfig; it should point at the Kubernetes API of the cluster',
       });
   }
+}
+
+const DENIAL = /admission webhook "([^"]+)" denied the request: ([\s\S]*)$/;
+/** apimachinery's NewInternalError prefix, which wrangler's webhook router puts before the webhook's reason. */
+const INTERNAL_PREFIX = /^Internal error occurred: /;
+
+/** The webhook and its reason when `text` is the apiserver's relay of an admission denial, whatever its status. */
+export function admissionDenial(text: string): { webhook: string; reason: string } | undefined {
+  const m = DENIAL.exec(text);
+  if (!m) return undefined;
+  return { webhook: m[1], reason: m[2].replace(INTERNAL_PREFIX, '').trim() };
 }
 
 function notFound(

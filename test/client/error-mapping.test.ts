@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import nock from 'nock';
 import {
+  AdmissionDeniedError,
   AlreadyExistsError,
   BadRequestError,
   ConflictError,
@@ -32,10 +33,15 @@ type Case = {
 const LB1 = `${LB}/lb1`;
 
 const cases: Record<string, Case> = {
-  'admission webhook denial (400)': {
-    reason: 'webhook messages are Harvester validation and must reach the user verbatim',
-    reply: (s) => s.reply(400, status(400, 'BadRequest', 'admission webhook "validator.harvester-load-balancer-webhook" denied the request: listener port 80 is duplicated')),
-    want: { cls: BadRequestError, code: 'BadRequest', httpStatus: 400, message: [/LoadBalancer default\/lb1/, /listener port 80 is duplicated/, /admission webhook/] },
+  'admission webhook denial (500, as wrangler\'s router relays the load-balancer webhook)': {
+    reason: 'the webhook\'s reason reaches the user without the InternalError wrapping, and is not retried',
+    reply: (s) => s.reply(500, status(500, 'InternalError', 'admission webhook "validator.harvester-system.harvester-load-balancer-webhook" denied the request: Internal error occurred: listener port 80 is duplicated')),
+    want: { cls: AdmissionDeniedError, code: 'AdmissionDenied', httpStatus: 500, message: [/LoadBalancer default\/lb1/, /webhook "validator.harvester-system.harvester-load-balancer-webhook" denied the patch of LoadBalancer default\/lb1: listener port 80 is duplicated\./] },
+  },
+  'admission webhook denial (400, Harvester werror.NewBadRequest)': {
+    reason: 'the same kind whatever the status',
+    reply: (s) => s.reply(400, status(400, 'BadRequest', 'admission webhook "validator.harvesterhci.io" denied the request: there is vmbackup in progress')),
+    want: { cls: AdmissionDeniedError, code: 'AdmissionDenied', httpStatus: 400, message: [/webhook "validator.harvesterhci.io" denied the patch of LoadBalancer default\/lb1: there is vmbackup in progress/] },
   },
   'strategic merge on a CRD (415)': {
     reason: 'a wrong patch type is our bug, and says so',

@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import nock from 'nock';
-import { HarvesterError, UnavailableError } from '../../provider/client/errors';
+import { AdmissionDeniedError, HarvesterError, UnavailableError } from '../../provider/client/errors';
 import { LoadBalancer } from '../../provider/client/objects';
 import { ownerLabels } from '../../provider/client/ownership';
 import { DEFAULT_RETRY_POLICY, backoffDelay, parseRetryAfter, resolvePolicy, retryDelay, withRetry } from '../../provider/client/retry';
@@ -138,6 +138,49 @@ describe('retries over HTTP (nock)', () => {
     nock(SERVER).patch(LB1).query(true).once().reply(422, status(422, 'Invalid', 'bad', { name: 'lb1', causes: [] }));
     await assert.rejects(client.loadBalancers.mergePatch('lb1', { spec: { ipam: 'x' } }), { code: 'Invalid' });
     assert.deepEqual(sleeps, []);
+  });
+
+  describe('admission webhook denials are never retried, whatever their status', () => {
+    const LB_HOOK = 'validator.harvester-system.harvester-load-balancer-webhook';
+    // 500 as wrangler's webhook router relays the load-balancer webhook's error; 400/422 as Harvester's own
+    // webhook relays its typed errors.
+    const denials: [string, number, string, string][] = [
+      ['500 InternalError (load-balancer webhook via wrangler)', 500, 'InternalError', `admission webhook "${LB_HOOK}" denied the request: Internal error occurred: update loadbalancer default/lb1 failed: can't change the IPAM from pool to dhcp`],
+      ['400 BadRequest', 400, 'BadRequest', `admission webhook "${LB_HOOK}" denied the request: update loadbalancer default/lb1 failed: can't change the IPAM from pool to dhcp`],
+      ['422 Invalid (Harvester werror.NewInvalidError)', 422, 'Invalid', 'admission webhook "validator.harvesterhci.io" denied the request: update loadbalancer default/lb1 failed: can\'t change the IPAM from pool to dhcp'],
+    ];
+    for (const [label, code, reason, message] of denials) {
+      it(label, async () => {
+        const { client, sleeps } = await testClient();
+        let requests = 0;
+        nock(SERVER).patch(LB1).query(true).times(6).reply(() => {
+          requests++;
+          return [code, status(code, reason, message)];
+        });
+        const err = await client.loadBalancers.mergePatch('lb1', { spec: { ipam: 'dhcp' } }).then(
+          () => assert.fail('the patch should be denied'),
+          (e: unknown) => e,
+        );
+        assert.ok(err instanceof AdmissionDeniedError, String(err));
+        assert.equal(err.code, 'AdmissionDenied');
+        assert.equal(err.transient, false);
+        assert.equal(err.httpStatus, code);
+        assert.equal(err.reason, "update loadbalancer default/lb1 failed: can't change the IPAM from pool to dhcp");
+        assert.match(err.message, /denied the patch of LoadBalancer default\/lb1: update loadbalancer default\/lb1 failed: can't change the IPAM from pool to dhcp/);
+        assert.doesNotMatch(err.message, /Internal error occurred|Gave up after/);
+        assert.equal(requests, 1, 'exactly one request');
+        assert.deepEqual(sleeps, []);
+        nock.cleanAll();
+      });
+    }
+
+    it('a plain 500 without the denial text is still retried', async () => {
+      const { client, sleeps } = await testClient({ maxAttempts: 3 });
+      nock(SERVER).get(LB1).times(2).reply(500, status(500, 'InternalError', 'Internal error occurred: etcdserver: leader changed'));
+      nock(SERVER).get(LB1).reply(200, lb('lb1'));
+      assert.equal((await client.loadBalancers.get('lb1'))?.metadata.name, 'lb1');
+      assert.equal(sleeps.length, 2);
+    });
   });
 
   describe('create is never repeated blindly', () => {

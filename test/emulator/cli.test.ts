@@ -3,8 +3,8 @@
  * line, serves kubectl, and exits 0 on SIGTERM.
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { extname, join } from 'node:path';
 import { guideText, parseArgs, UsageError } from '../../emulator/cli';
@@ -129,6 +129,19 @@ describe('harvester-emulator CLI', function () {
     assert.match(text, new RegExp(`export KUBECONFIG=${join(process.cwd(), 'rel/kubeconfig').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
     assert.match(text, /kubectl get nodes/);
     assert.doesNotMatch(text, /ready/);
+  });
+
+  it('the built bin runs by itself: the postbuild step makes dist/emulator/cli.js executable', function () {
+    if (extname(__filename) === '.ts') this.skip();
+    const root = join(__dirname, '..', '..', '..');
+    const bin = join(root, JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).bin['harvester-emulator']);
+    chmodSync(bin, 0o644); // what tsc leaves behind
+    const post = spawnSync('npm', ['run', '--silent', 'postbuild'], { cwd: root, encoding: 'utf8' });
+    assert.equal(post.status, 0, post.stderr);
+    assert.equal(statSync(bin).mode & 0o111, 0o111, 'executable by all');
+    const r = spawnSync(bin, [], { encoding: 'utf8' });
+    assert.equal(r.status, 2, r.stderr);
+    assert.match(r.stderr, /^harvester-emulator: --kubeconfig PATH is required/);
   });
 
   it('exits 2 with the reason on a bad flag', async () => {

@@ -146,7 +146,7 @@ describe('simulated Harvester: load balancers and IP pools', () => {
   });
 
   describe('LoadBalancer webhook rejections', () => {
-    const prefix = 'admission webhook "validator.harvester-load-balancer-webhook" denied the request: ';
+    const prefix = 'admission webhook "validator.harvester-system.harvester-load-balancer-webhook" denied the request: Internal error occurred: ';
     const listener = (name: string, port: number, backendPort: number, protocol = 'TCP') => ({ name, port, protocol, backendPort });
     const cases: Record<string, { spec: Record<string, unknown>; message: string }> = {
       'no listener': { spec: { ipam: 'pool', listeners: [] }, message: 'create loadbalancer default/bad failed: the loadbalancer needs to have at least one listener' },
@@ -178,7 +178,9 @@ describe('simulated Harvester: load balancers and IP pools', () => {
     for (const [reason, c] of Object.entries(cases)) {
       it(`refuses: ${reason}`, () => {
         const err = expectStatusError(() => sim.store.create(sim.kinds.loadBalancer, lb('bad', c.spec)));
-        assert.equal(err.code, 400);
+        // wrangler's webhook router answers the load-balancer webhook's errors as apierrors.NewInternalError.
+        assert.equal(err.code, 500);
+        assert.equal(err.status.reason, 'InternalError');
         assert.equal(err.status.message, prefix + c.message);
       });
     }
@@ -208,8 +210,8 @@ describe('simulated Harvester: load balancers and IP pools', () => {
   });
 
   describe('IPPool webhook rules', () => {
-    const v = 'admission webhook "validator.harvester-load-balancer-webhook" denied the request: ';
-    const m = 'admission webhook "mutator.harvester-load-balancer-webhook" denied the request: ';
+    const v = 'admission webhook "validator.harvester-system.harvester-load-balancer-webhook" denied the request: Internal error occurred: ';
+    const m = 'admission webhook "mutator.harvester-system.harvester-load-balancer-webhook" denied the request: Internal error occurred: ';
     const refuse = (body: KubeObject) => expectStatusError(() => sim.store.create(sim.kinds.ipPool, body)).status.message;
 
     it('ranges must parse and not overlap inside the pool or with other pools', () => {
@@ -263,7 +265,7 @@ describe('simulated Harvester: load balancers and IP pools', () => {
       sim.store.create(sim.kinds.loadBalancer, lb('holder', { ...CLUSTER, ipPool: 'busy' }));
       await sim.run(0);
       const del = expectStatusError(() => sim.store.delete(sim.kinds.ipPool, undefined, 'busy', {}));
-      assert.equal(del.code, 400);
+      assert.equal(del.code, 500);
       assert.equal(del.status.message, `${v}can't delete pool before releasing all the allocated IP`);
       const upd = expectStatusError(() => sim.store.patch(sim.kinds.ipPool, undefined, 'busy', 'merge', { spec: { ranges: [{ subnet: '10.51.0.0/24' }] } }));
       assert.equal(upd.status.message, `${v}could not update IP pool busy because allocated IP 10.50.0.2 is excluded`);

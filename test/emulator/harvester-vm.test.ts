@@ -131,6 +131,26 @@ describe('simulated Harvester: virtual machines', () => {
     assert.equal(vm('legacy').metadata.annotations!['harvesterhci.io/vmRunStrategy'], 'Always', 'the last running strategy is kept');
   });
 
+  it('a running VMI follows the template labels without a restart, keeping kubevirt.io labels (Harvester SyncLabelsToVmi)', async () => {
+    sim.store.create(sim.kinds.vm, nodeDriverVm('relabel'));
+    await sim.run(700);
+    const before = vmi('relabel')!;
+    assert.equal(status(before).phase, 'Running');
+    const templateLabels = (vm('relabel').spec as any).template.metadata.labels as Record<string, string>;
+    const dropped = Object.keys(templateLabels).find((k) => !k.startsWith('kubevirt.io'));
+    sim.store.patch(sim.kinds.vm, 'default', 'relabel', 'merge', {
+      metadata: { labels: { 'harvesterhci.io/maintain-mode-strategy': 'Migrate' } },
+      spec: { template: { metadata: { labels: { team: 'blue', ...(dropped ? { [dropped]: null } : {}) } } } },
+    });
+    await sim.run(0);
+    const after = vmi('relabel')!;
+    assert.equal(after.metadata.uid, before.metadata.uid, 'the same VMI, not a restart');
+    assert.equal(after.metadata.labels!.team, 'blue');
+    if (dropped) assert.equal(after.metadata.labels![dropped], undefined, `${dropped} left the template, so it leaves the VMI`);
+    assert.equal(after.metadata.labels!['harvesterhci.io/maintain-mode-strategy'], 'Migrate');
+    assert.ok(after.metadata.labels!['kubevirt.io/nodeName'], 'kubevirt.io labels stay');
+  });
+
   it('honours per-object delay annotations and the setDelays knob', async () => {
     const quick = nodeDriverVm('quick');
     (quick.spec as any).template.metadata.annotations['vmi-running.emulator.harvester-iac.local/delay'] = '2s';

@@ -34,7 +34,17 @@ describe('simulated Harvester: VM volumes and deletion', () => {
     assert.equal((pvc('disks-disk-1-bbbbb')!.spec as any).storageClassName, 'harvester-longhorn');
   });
 
-  it('expands a PVC when the stopped VM asks for more, and refuses growing while it runs', async () => {
+  it('expands a running VM\'s volume online, as Harvester ≥ 1.6 does (the default)', async () => {
+    sim.store.create(sim.kinds.vm, nodeDriverVm('online', { claims: [{ name: 'online-disk-0-ddddd', storage: '10Gi' }] }));
+    await sim.run(300);
+    assert.ok(sim.store.get(sim.kinds.vmi, 'default', 'online'), 'running');
+    setTemplates('online', (t) => (t[0].spec.resources.requests.storage = '12Gi'));
+    await sim.run(0);
+    assert.equal((pvc('online-disk-0-ddddd')!.status as any).capacity.storage, '12Gi');
+  });
+  it('with volumeResizeRequiresStop (Harvester < 1.6) refuses growing while the VM runs, expands once stopped', async () => {
+    sim.close();
+    sim = await startHarvesterSim({ volumeResizeRequiresStop: true });
     sim.store.create(sim.kinds.vm, nodeDriverVm('grow', { claims: [{ name: 'grow-disk-0-ccccc', storage: '10Gi' }] }));
     await sim.run(300);
     const refused = expectStatusError(() => setTemplates('grow', (t) => (t[0].spec.resources.requests.storage = '30Gi')));
@@ -49,15 +59,6 @@ describe('simulated Harvester: VM volumes and deletion', () => {
     assert.equal((grown.status as any).capacity.storage, '30Gi');
   });
 
-  it('expands while running when the resize rule is switched off', async () => {
-    sim.close();
-    sim = await startHarvesterSim({ volumeResizeRequiresStop: false });
-    sim.store.create(sim.kinds.vm, nodeDriverVm('online', { claims: [{ name: 'online-disk-0-ddddd', storage: '10Gi' }] }));
-    await sim.run(0);
-    setTemplates('online', (t) => (t[0].spec.resources.requests.storage = '12Gi'));
-    await sim.run(0);
-    assert.equal((pvc('online-disk-0-ddddd')!.status as any).capacity.storage, '12Gi');
-  });
 
   it('refuses shrinking a volume', async () => {
     sim.store.create(sim.kinds.vm, nodeDriverVm('shrink', { runStrategy: 'Halted', claims: [{ name: 'shrink-disk-0-eeeee', storage: '10Gi' }] }));
@@ -109,7 +110,7 @@ describe('simulated Harvester: VM volumes and deletion', () => {
     assert.ok(pvc('gone-disk-1-hhhhh'), 'a PVC not named in the annotation stays');
   });
 
-  it('with removeAllPersistentVolumeClaims also removes every PVC of the guest cluster', async () => {
+  it('removeAllPersistentVolumeClaims does not widen the removal: other PVCs of the guest cluster stay (Harvester removePVCInRemovedPVCsAnnotation)', async () => {
     sim.store.create(sim.kinds.vm, nodeDriverVm('gc-a', { cluster: 'gc1', claims: [{ name: 'gc-a-disk-0-iiiii', storage: '1Gi' }] }));
     sim.store.create(sim.kinds.pvc, {
       apiVersion: 'v1',
@@ -125,7 +126,7 @@ describe('simulated Harvester: VM volumes and deletion', () => {
     await sim.run(10);
     assert.equal(sim.store.get(sim.kinds.vm, 'default', 'gc-a'), undefined);
     assert.equal(pvc('gc-a-disk-0-iiiii'), undefined);
-    assert.equal(pvc('pvc-csi-1'), undefined);
+    assert.ok(pvc('pvc-csi-1'), 'only claims named in removedPersistentVolumeClaims are deleted');
   });
 
   it('the cloud-init Secret owned by the VM goes with it (ownerReference GC)', async () => {

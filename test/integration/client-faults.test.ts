@@ -220,8 +220,11 @@ describe('client: reads and writes, ownership and status (faults injected on the
     const denied = await client.loadBalancers
       .update(target.name('lb-ssa'), ns, (l) => ({ ...l, spec: { ...l.spec, ipam: 'dhcp' } }), { owner })
       .catch((e) => e);
-    assert.equal(denied.code, 'BadRequest');
-    assert.match(denied.message, /admission webhook .* denied the request: .*can't change the IPAM from pool to dhcp/);
+    // A real cluster relays the load-balancer webhook's denial as 500 InternalError (wrangler's router); the
+    // client must classify it as a denial, not a retryable server failure.
+    assert.equal(denied.code, 'AdmissionDenied');
+    assert.equal(denied.attempts, undefined, 'a denial is not retried');
+    assert.match(denied.message, /admission webhook "validator\.harvester-system\.harvester-load-balancer-webhook" denied the update of LoadBalancer .*: update loadbalancer .* failed: can't change the IPAM from pool to dhcp/);
 
     const bad = loadBalancer(target, target.name('lb-bad'), pool, owner);
     bad.spec!.ipam = 'static';

@@ -125,7 +125,7 @@ export async function removeTestPool(target: TestTarget, pool: string, poolOwner
       await client.ipPools.delete(pool, { owner: poolOwner });
       return true;
     } catch (err) {
-      if (isHarvesterError(err, 'BadRequest') && /releasing all the allocated IP/.test(err.message)) return false;
+      if (isHarvesterError(err, 'AdmissionDenied') && /releasing all the allocated IP/.test(err.message)) return false;
       throw err;
     }
   }, `IP pool ${pool} to be deletable`, target.timeouts.waitMs);

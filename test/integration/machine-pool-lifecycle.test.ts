@@ -200,12 +200,16 @@ describe('machine pool: checks, failures, destroy', function () {
     });
     const refused = await h.provider.check({}, h.args(pool, { count: 1 }));
     assert.deepEqual(refused.failures?.map((f) => f.property), ['name'], 'preview already names the collision');
-    assert.match(refused.failures![0].reason, new RegExp(`VirtualMachine ${literal(`${h.namespace}/${foreign}`)} .*not managed by this pool.*another name`));
+    const reason = refused.failures![0].reason;
+    assert.match(reason, new RegExp(`VirtualMachine ${literal(`${h.namespace}/${foreign}`)} already exists and is not managed by machine pool`));
+    assert.match(reason, /labels app=someone-else/, 'who holds it');
+    assert.match(reason, new RegExp(`delete it .*kubectl delete virtualmachine -n ${literal(h.namespace)} ${literal(foreign)}`));
+    assert.match(reason, /import it into the pool .*kubectl label virtualmachine/);
     // Were the preview skipped, create still refuses to touch it.
     const checked = validateInputs(h.args(pool, { count: 1 }));
     await assert.rejects(h.provider.create(checked.inputs!), (err: Error & { code?: string }) => {
       assert.match(err.message, new RegExp(literal(foreign)));
-      assert.match(err.message, /not managed by (harvester-iac|this pool)|NotOwned|Refusing/);
+      assert.match(err.message, /not managed by (harvester-iac|this pool|machine pool)|NotOwned|Refusing/);
       return true;
     });
     await h.provider.delete(h.id(pool), { ...checked.inputs!, machines: [] });

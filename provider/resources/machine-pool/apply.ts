@@ -4,8 +4,9 @@
  * nothing we do not own is ever changed (the client refuses with NotOwned). Idempotent: a step repeated
  * after a crash finds its own objects (deterministic VM names; create returns our equivalent object).
  *
- * - create: the VM, then its cloud-init Secret owned by the VM (ownerReference → garbage-collected with
- *   it), as the node driver does (harvester-api.md §A.4).
+ * - create: the cloud-init Secret first (so a VM never boots on a Secret we do not own), then the VM, then
+ *   the Secret's ownerReference to the VM (garbage-collected with it, as the node driver's Secret is,
+ *   harvester-api.md §A.4).
  * - delete: with volumeDeletion "delete", first the annotation harvesterhci.io/removedPersistentVolumeClaims
  *   naming the VM's own (non-hot-plugged) claims, which Harvester's VM controller deletes with the VM
  *   (§A.12); then a foreground delete.
@@ -85,9 +86,27 @@ async function runStep(step: PlanStep, o: ApplyOptions): Promise<void> {
   }
 }
 
+/**
+ * The Secret first: the VM boots from whatever Secret carries its name, so the VM is created only once the
+ * Secret is ours (the client refuses, NotOwned, to take over a Secret without our labels). Then the
+ * ownerReference to the VM, so the Secret is garbage-collected with it.
+ */
 async function createMachine(machine: DesiredMachine, o: ApplyOptions): Promise<void> {
-  const vm = await o.client.virtualMachines.create(machine.vm, { owner: poolOwner(o.desired.identity) });
-  await createSecret(machine, vm, o);
+  const owner = poolOwner(o.desired.identity);
+  const ns = o.desired.identity.namespace;
+  const secret = await o.client.secrets.create(machine.secret, { owner });
+  const vm = await o.client.virtualMachines.create(machine.vm, { owner });
+  const ref = { apiVersion: 'kubevirt.io/v1', kind: 'VirtualMachine', name: vm.metadata.name as string, uid: vm.metadata.uid as string };
+  if (!(secret.metadata.ownerReferences ?? []).some((r) => r.uid === ref.uid)) {
+    await o.client.secrets.mergePatch(secret.metadata.name as string, { metadata: { ownerReferences: [ref] } }, { namespace: ns, owner });
+  }
+}
+
+/** deleteVolumes removes PVCs of the pool by name (only ours: the client checks the ownership labels). */
+export async function deleteVolumes(claims: string[], o: Pick<ApplyOptions, 'client' | 'desired' | 'parallelism'>): Promise<void> {
+  const ns = o.desired.identity.namespace;
+  const owner = poolOwner(o.desired.identity);
+  await mapLimit(claims, o.parallelism ?? 8, (claim) => o.client.persistentVolumeClaims.delete(claim, { namespace: ns, owner }));
 }
 
 async function createSecret(machine: DesiredMachine, vm: VirtualMachine, o: ApplyOptions): Promise<void> {

@@ -19,7 +19,8 @@ import { vmName, type MachinePoolContext } from './desired';
 import {
   clusterNetworkUnreachable, diskTooSmall, imageIsIso, imageMissing, imageNotReady, keyPairMissing, keyPairNotValidated, nameTaken, namespaceMissing, networkMissing, zoneMissing,
 } from './errors';
-import { poolOwner } from './labels';
+import { ownershipLabels, poolOwner } from './labels';
+import { holderOf } from './name-conflicts';
 import { qualify, splitRef } from './refs';
 
 type Obj = Record<string, unknown>;
@@ -34,10 +35,14 @@ export interface ClusterCheck {
   context: MachinePoolContext;
 }
 
+const IMAGE_TYPE_LABEL = 'harvesterhci.io/image-type';
+
 const known = (v: unknown): v is string => typeof v === 'string' && !isUnknown(v);
 
 /** isoEvidence says why an image looks like an ISO installer, or undefined for a disk image. */
 export function isoEvidence(image: VirtualMachineImage): string | undefined {
+  // How Harvester marks an ISO: its UI labels every image it creates raw_qcow2 or iso (HCI_IMAGE_TYPE).
+  if (image.metadata.labels?.[IMAGE_TYPE_LABEL] === 'iso') return `it is labelled ${IMAGE_TYPE_LABEL}: iso`;
   const url = image.spec?.url ?? '';
   const path = url.split(/[?#]/)[0];
   if (/\.iso$/i.test(path)) return 'its source URL ends in .iso';
@@ -136,7 +141,7 @@ export async function checkAgainstCluster(client: HarvesterClient, raw: Obj): Pr
     tasks.push(client.virtualMachines.list({ namespace: ns }).then((vms) => {
       const wanted = new Set(Array.from({ length: count }, (_, i) => vmName(name, i)));
       for (const vm of vms.items) {
-        if (wanted.has(vm.metadata.name ?? '') && !isOwnedBy(vm, owner)) failures.push(nameTaken(`${ns}/${vm.metadata.name}`, `${ns}/${name}`));
+        if (wanted.has(vm.metadata.name ?? '') && !isOwnedBy(vm, owner)) failures.push(nameTaken(holderOf('VirtualMachine', ns, vm), `${ns}/${name}`, ownershipLabels({ namespace: ns, name })));
       }
     }));
   }

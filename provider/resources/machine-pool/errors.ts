@@ -71,12 +71,42 @@ export function zoneMissing(property: string, zone: string, known: string[]): Ch
   return failure(property, `no Harvester host is in zone "${zone}" (${list}), so a VM pinned there could never be scheduled. Use one of the hosts' zones, or label hosts with topology.kubernetes.io/zone.`);
 }
 
-/** nameTaken: a VM the pool will create already exists and is not this pool's (it would never be touched). */
-export function nameTaken(ref: string, pool: string): CheckFailure {
+/** What a name-holding object shows of its owner: labels with values, annotations by key only (values may be secret). */
+export interface NameHolder {
+  kind: 'VirtualMachine' | 'Secret' | 'PersistentVolumeClaim';
+  namespace: string;
+  name: string;
+  labels?: Record<string, string>;
+  annotations?: Record<string, string>;
+}
+
+const KUBECTL_RESOURCE: Record<NameHolder['kind'], string> = { VirtualMachine: 'virtualmachine', Secret: 'secret', PersistentVolumeClaim: 'pvc' };
+const ROLE: Record<NameHolder['kind'], string> = {
+  VirtualMachine: 'its VM of that name',
+  Secret: 'the cloud-init Secret of that name, which its VM would boot from',
+  PersistentVolumeClaim: 'the disk of that name',
+};
+
+/**
+ * nameTaken: an object the pool will create already exists and is not this pool's. Says which object, who
+ * holds it (labels; annotation keys only), and the two ways out: delete it, or import it into the pool.
+ */
+export function nameTaken(holder: NameHolder, pool: string, ownership: Record<string, string>): CheckFailure {
+  const ref = `${holder.namespace}/${holder.name}`;
+  const labels = Object.entries(holder.labels ?? {}).map(([k, v]) => `${k}=${v}`);
+  const annotations = Object.keys(holder.annotations ?? {}).filter((k) => k !== 'kubectl.kubernetes.io/last-applied-configuration');
+  const who = [
+    labels.length ? `labels ${labels.join(', ')}` : 'no labels',
+    annotations.length ? `annotations ${annotations.join(', ')}` : 'no annotations',
+  ].join('; ');
+  const resource = KUBECTL_RESOURCE[holder.kind];
+  const label = Object.entries(ownership).map(([k, v]) => `${k}=${v}`).join(' ');
   return failure(
     'name',
-    `VirtualMachine ${ref} already exists and is not managed by this pool (it lacks the ownership labels of ${pool}), so the pool could not create its VM of that name. ` +
-      'Choose another name for the pool, or rename or delete that VM.',
+    `${holder.kind} ${ref} already exists and is not managed by machine pool ${pool} (${who}; it lacks the pool's ownership labels), ` +
+      `so the pool cannot create ${ROLE[holder.kind]}; nothing was created. Either delete it if nothing needs it ` +
+      `(kubectl delete ${resource} -n ${holder.namespace} ${holder.name}), or import it into the pool by giving it the pool's ` +
+      `ownership labels (kubectl label ${resource} -n ${holder.namespace} ${holder.name} ${label}), after which the pool manages it.`,
   );
 }
 

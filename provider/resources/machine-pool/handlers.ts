@@ -25,15 +25,16 @@ import { ProviderError, ResourceInitError, errorMessage } from '../../core/error
 import { parseDuration } from '../../core/duration';
 import type { CheckResult, CreateResult, DiffResult, ReadResult, UpdateResult } from '../../core/types';
 import { isUnknown } from '../../core/unknowns';
-import { applySteps, awaitGone, deleteMachine, type PoolTarget } from './apply';
+import { applySteps, awaitGone, deleteMachine, deleteVolumes, type PoolTarget } from './apply';
 import { guestAgentIn } from './cloud-config';
 import { checkAgainstCluster } from './cluster-checks';
 import { clusterUnreachable } from './errors';
-import { desiredVirtualMachines, suffixFrom, type DesiredPool } from './desired';
+import { desiredVirtualMachines, suffixFrom, type DesiredPool, type MachinePoolContext } from './desired';
 import { diffInputs } from './diff';
 import { poolIdentity, poolOwner, poolSelector } from './labels';
 import { SECRET_INPUTS, machinePoolSchema, type MachinePoolInputs } from './model';
 import { claimNamesOf } from './normalize';
+import { plannedNameConflicts } from './name-conflicts';
 import { observePool } from './observe';
 import { toOutputs, type MachinePoolOutputs } from './outputs';
 import { planPool } from './plan';
@@ -54,6 +55,9 @@ export interface MachinePoolProviderOptions {
 }
 
 type Raw = Record<string, unknown>;
+
+/** The words of the drift line recording a create/update that failed part-way (see partial). */
+const UNFINISHED = 'did not finish';
 
 const OUTPUT_ONLY = new Set(['machines', 'readyCount', 'drift', 'userDataHash', 'networkDataHash', 'cloudInitHash']);
 
@@ -80,6 +84,21 @@ function parseInputs(raw: Raw): MachinePoolInputs {
   throw new ProviderError('InvalidInputs', `The machine pool inputs are invalid:\n${lines}\n`, { fix: 'Fix the inputs above and run again.' });
 }
 
+/** True when no input value is unknown (a preview of a new stack may carry unknowns). */
+function isKnown(value: unknown): boolean {
+  if (isUnknown(value)) return false;
+  if (Array.isArray(value)) return value.every(isKnown);
+  if (value && typeof value === 'object') return Object.values(value).every(isKnown);
+  return true;
+}
+
+/** The names this run's plan would take, held by objects we do not own (preview side of converge's check). */
+async function previewNameConflicts(client: HarvesterClient, inputs: MachinePoolInputs, context: MachinePoolContext) {
+  const desired = desiredVirtualMachines(inputs, { ...context, volumeSuffix: randomSuffix });
+  const observed = await observePool(client, desired.identity, { withSecrets: true });
+  return plannedNameConflicts(client, desired, planPool(desired, observed.machines).steps);
+}
+
 /** PVC suffixes are random per VM incarnation (see desired.ts for why). */
 function randomSuffix(): string {
   return suffixFrom(randomBytes(16).toString('hex'));
@@ -102,7 +121,13 @@ export function createMachinePoolProvider(options: MachinePoolProviderOptions = 
     const desired: DesiredPool = desiredVirtualMachines(inputs, { ...checked.context, volumeSuffix: randomSuffix });
     const observed = await observePool(client, desired.identity, { withSecrets: true });
     const plan = planPool(desired, observed.machines, { recordedIndexes: (recorded?.machines ?? []).map((m) => m.index) });
-    await applySteps(plan.steps, {
+    const taken = await plannedNameConflicts(client, desired, plan.steps);
+    if (taken.length) {
+      throw new ProviderError('NameTaken', `Machine pool ${inputs.namespace}/${inputs.name} cannot be ${op}d:\n${taken.map((f) => `  - ${f.reason}`).join('\n')}\n`, {
+        fix: 'Delete or import the objects above and run again.',
+      });
+    }
+    const applyOptions = {
       client,
       desired,
       deadline,
@@ -113,7 +138,13 @@ export function createMachinePoolProvider(options: MachinePoolProviderOptions = 
       clock,
       parallelism: options.parallelism,
       onProgress: options.onProgress,
-    });
+    };
+    await applySteps(plan.steps, applyOptions);
+    if (inputs.volumeDeletion === 'delete') {
+      // Disks of VMs deleted out of band (nothing named them for removal) go now, found by the pool's labels.
+      const after = await observePool(client, desired.identity, { withVolumes: true });
+      await deleteVolumes(after.strayVolumes, applyOptions);
+    }
     const final = await observePool(client, desired.identity);
     return toOutputs(inputs, final.statuses, [], desired.cloudInitHash);
   }
@@ -133,7 +164,7 @@ export function createMachinePoolProvider(options: MachinePoolProviderOptions = 
     if (op === 'create' && statuses.length === 0) throw err;
     const code = (err as { code?: unknown }).code;
     const why = typeof code === 'string' ? code : err instanceof Error ? err.name : 'error';
-    const unfinished = `the last ${op} of pool ${inputs.namespace}/${inputs.name} did not finish (${why}); the next \`pulumi up\` resumes it`;
+    const unfinished = `the last ${op} of pool ${inputs.namespace}/${inputs.name} ${UNFINISHED} (${why}); the next \`pulumi up\` resumes it`;
     throw new ResourceInitError(id, toOutputs(inputs, statuses, [unfinished]), [errorMessage(err)], err);
   }
 
@@ -147,8 +178,10 @@ export function createMachinePoolProvider(options: MachinePoolProviderOptions = 
         try {
           const client = await connect({ kubeconfig: raw.kubeconfig as string | undefined, context: raw.context as string | undefined });
           const seen = new Set(failures.map((f) => f.property));
-          const found = unchangedReferencesDropped((await checkAgainstCluster(client, raw)).failures, userInputs(olds), raw);
+          const cluster = await checkAgainstCluster(client, raw);
+          const found = unchangedReferencesDropped(cluster.failures, userInputs(olds), raw);
           for (const f of found) if (!seen.has(f.property)) failures.push(f);
+          if (failures.length === 0 && v.inputs && isKnown(v.inputs)) failures.push(...(await previewNameConflicts(client, v.inputs, cluster.context)));
         } catch (err) {
           failures.push(clusterUnreachable(errorMessage(err)));
         }
@@ -184,7 +217,8 @@ export function createMachinePoolProvider(options: MachinePoolProviderOptions = 
         previous.name = previous.name ?? name;
       }
       const client = await connect({ kubeconfig: previous.kubeconfig, context: previous.context });
-      const observed = await observePool(client, poolIdentity(previous));
+      const deletesVolumes = (previous.volumeDeletion ?? 'delete') === 'delete';
+      const observed = await observePool(client, poolIdentity(previous), { withVolumes: deletesVolumes });
       const live = observed.machines.filter((m) => !m.deleting).map((m) => m.vm);
       // Import (`pulumi import`/Resource.get) brings no recorded inputs: take them from the VMs, report no drift.
       const importing = previous.disks === undefined;
@@ -192,6 +226,13 @@ export function createMachinePoolProvider(options: MachinePoolProviderOptions = 
       if (importing && live.length === 0) return {};
       const { inputs: rebuilt, drift: found } = reconstructInputs(previous, live, { importing });
       const drift = importing ? [] : found;
+      if (!importing) {
+        for (const claim of observed.strayVolumes) {
+          drift.push(`PersistentVolumeClaim ${previous.namespace}/${claim}: not used by any VM of the pool (its VM was deleted outside Pulumi); the next \`pulumi up\` deletes it`);
+        }
+        // A failed create/update stays visible until an up completes it (only converge clears this line).
+        for (const line of previous.drift ?? []) if (line.includes(UNFINISHED) && !drift.includes(line)) drift.push(line);
+      }
       // A recorded VM that is gone stays listed as Missing, so the update knows which index to recreate.
       const seen = new Set(observed.statuses.map((s) => s.name));
       const lost = (previous.machines ?? []).filter((m) => !seen.has(m.name)).map((m) => ({ name: m.name, index: m.index, zone: m.zone, phase: 'Missing', ready: false }));
@@ -235,6 +276,11 @@ export function createMachinePoolProvider(options: MachinePoolProviderOptions = 
       const parallelism = options.parallelism ?? 8;
       await mapLimit(observed.machines.filter((m) => !m.deleting), parallelism, (m) => deleteMachine(m.name, claimNamesOf(m.vm), o));
       await awaitGone(observed.machines.map((m) => m.name), o);
+      if (target.volumeDeletion === 'delete') {
+        // Every disk of the pool, found by its labels: also those of VMs deleted out of band.
+        const claims = await client.persistentVolumeClaims.list({ namespace: identity.namespace, labelSelector: target.selector });
+        await deleteVolumes(claims.items.filter((c) => !c.metadata.deletionTimestamp).map((c) => c.metadata.name as string), o);
+      }
       // Secrets go with their VM (ownerReference); one left by a create that failed in between goes here.
       const secrets = await client.secrets.list({ namespace: identity.namespace, labelSelector: target.selector });
       await mapLimit(secrets.items, parallelism, (s) => client.secrets.delete(s.metadata.name as string, { namespace: identity.namespace, owner: poolOwner(identity) }));
