@@ -181,7 +181,9 @@ export function createMachinePoolProvider(options: MachinePoolProviderOptions = 
           const cluster = await checkAgainstCluster(client, raw);
           const found = unchangedReferencesDropped(cluster.failures, userInputs(olds), raw);
           for (const f of found) if (!seen.has(f.property)) failures.push(f);
-          if (failures.length === 0 && v.inputs && isKnown(v.inputs)) failures.push(...(await previewNameConflicts(client, v.inputs, cluster.context)));
+          // Names are previewed only on a complete cluster context (a dropped unchanged reference leaves it partial);
+          // converge checks them again before it writes.
+          if (failures.length === 0 && cluster.failures.length === 0 && v.inputs && isKnown(v.inputs)) failures.push(...(await previewNameConflicts(client, v.inputs, cluster.context)));
         } catch (err) {
           failures.push(clusterUnreachable(errorMessage(err)));
         }
