@@ -8,8 +8,8 @@
  * a deadline, so a hang of the host (pulumi-tech.md §1.7 traps 1-3) fails as a DynamicHostError instead.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { dirname } from 'node:path';
 import { createInterface } from 'node:readline';
+import { pulumiModule } from './pulumi-modules';
 
 /** The engine's unknown value during preview. */
 export const UNKNOWN_VALUE = '04da6b54-80e4-46f7-96ec-b56ff0331ba9';
@@ -50,12 +50,6 @@ export interface DynamicHostOptions {
   callTimeoutMs?: number;
   /** Receives the host's stderr lines. @default dropped */
   onLog?: (line: string) => void;
-}
-
-function pulumiModule<T = any>(path: string): T {
-  // The stubs check `instanceof Struct`: load grpc-js and google-protobuf through @pulumi/pulumi's own resolution path.
-  const base = dirname(require.resolve('@pulumi/pulumi/package.json'));
-  return require(require.resolve(path, { paths: [base] })) as T;
 }
 
 /** DynamicHost: one running host process and a gRPC client to it. */

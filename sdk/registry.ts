@@ -36,6 +36,7 @@ export const RESOURCES: readonly ResourceEntry[] = [
       'driver builds them (cloud-init Secret, qemu-guest-agent, zone affinity), scaled and rolled by diffing the live cluster against the inputs.',
     inputs: machinePoolSchema,
     outputs: machinePoolOutputsSchema,
+    nameInput: 'name',
   },
   {
     className: 'TopologyLabels',

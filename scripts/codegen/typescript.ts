@@ -50,7 +50,8 @@ function argsInterface(entry: ResourceEntry): string {
   const required = new Set<string>((schema.required ?? []).filter((k: string) => k !== entry.nameInput));
   const lines = Object.entries<JsonSchema>(schema.properties).map(([key, prop]) => {
     const optional = !required.has(key) || prop.default !== undefined;
-    return `${doc(prop.description, '  ')}  ${key}${optional ? '?' : ''}: ${tsType(prop, defs, true, '  ')};`;
+    const description = key === entry.nameInput ? `${prop.description ?? ''} In the SDK it defaults to the resource's name.`.trim() : prop.description;
+    return `${doc(description, '  ')}  ${key}${optional ? '?' : ''}: ${tsType(prop, defs, true, '  ')};`;
   });
   return `/** The arguments of ${entry.className}. */\nexport interface ${entry.className}Args {\n${lines.join('\n')}\n}\n`;
 }

@@ -8,8 +8,8 @@ export interface HarvesterMachinePoolArgs {
   kubeconfig?: pulumi.Input<string>;
   /** Per-resource override of the kubeconfig context. Default: stack config harvester:context, then the kubeconfig's current-context. */
   context?: pulumi.Input<string>;
-  /** Pool name; VMs are named "<name>-<index>". At most 57 characters. Required. A change replaces the pool. */
-  name: pulumi.Input<string>;
+  /** Pool name; VMs are named "<name>-<index>". At most 57 characters. Required. A change replaces the pool. In the SDK it defaults to the resource's name. */
+  name?: pulumi.Input<string>;
   /** Namespace of the VMs, their cloud-init Secrets and volumes. Default "default". A change replaces the pool. */
   namespace?: pulumi.Input<string>;
   /** Number of VMs. Default 1. Scaling down removes the highest indexes first; a change never replaces the pool. */
@@ -443,7 +443,7 @@ export interface TopologyLabelsArgs {
   kubeconfig?: pulumi.Input<string>;
   /** Per-resource override of the kubeconfig context. Default: stack config harvester:context, then the kubeconfig's current-context. */
   context?: pulumi.Input<string>;
-  /** Name of this set of labels, recorded on every host it manages (annotation harvester-iac.io/topology-labels-owner) so that no two TopologyLabels resources ever claim the same host. Required. A change replaces the resource (the old name restores the hosts first). */
+  /** Name of this set of labels, recorded on every host it manages (annotation harvester-iac.io/topology-labels-owner) so that no two TopologyLabels resources ever claim the same host. Required. A change replaces the resource (the old name restores the hosts first). In the SDK it defaults to the resource's name. */
   name?: pulumi.Input<string>;
   /** Region and zone per Harvester host, by host (Node) name, e.g. { "harvester-node-0": { region: "us-east", zone: "us-east-1a" } }. Only region and zone exist; every other label of the host is left untouched. Each host must exist. Removing a host (or a key) restores what the host had before. Required. A change updates the hosts in place. */
   hosts: pulumi.Input<Record<string, pulumi.Input<{

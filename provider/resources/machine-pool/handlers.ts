@@ -189,7 +189,7 @@ export function createMachinePoolProvider(options: MachinePoolProviderOptions = 
         }
       }
       if (failures.length) return { inputs: news, failures };
-      return { inputs: (v.inputs as unknown as Raw) ?? raw };
+      return { inputs: (v.inputs as unknown as Raw) ?? v.previewInputs ?? raw };
     },
 
     /** diff compares recorded outputs with new inputs (diff.ts). */

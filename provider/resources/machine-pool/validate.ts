@@ -21,6 +21,11 @@ export interface Validation {
   failures: CheckFailure[];
   /** True when some input is unknown (preview): cluster checks that need it must be skipped. */
   hasUnknowns: boolean;
+  /**
+   * Preview with unknown top-level inputs: the known ones with defaults applied, the unknown ones kept as they are,
+   * so the engine's old-vs-new comparison shows only what really changes (not every defaulted field).
+   */
+  previewInputs?: Obj;
 }
 
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -110,5 +115,16 @@ export function validateInputs(raw: Record<string, unknown>): Validation {
   const seen = new Set(failures.map((f) => f.property));
   for (const f of crossFieldFailures(user)) if (!seen.has(f.property)) failures.push(f);
   const inputs = parsed.success && failures.length === 0 && !hasUnknowns ? parsed.data : undefined;
-  return { inputs, failures, hasUnknowns };
+  return { inputs, failures, hasUnknowns, previewInputs: hasUnknowns && failures.length === 0 ? withDefaultsAroundUnknowns(user) : undefined };
+}
+
+/** Defaults applied around unknown top-level values; undefined when an unknown sits deeper (nothing to gain). */
+function withDefaultsAroundUnknowns(user: Obj): Obj | undefined {
+  const unknownKeys = Object.keys(user).filter((k) => isUnknown(user[k]));
+  const known = Object.fromEntries(Object.entries(user).filter(([k]) => !unknownKeys.includes(k)));
+  if (containsUnknown(known)) return undefined;
+  // When a required input is unknown this parse fails and the raw inputs are used: no worse than before.
+  const parsed = machinePoolSchema.safeParse(known);
+  if (!parsed.success) return undefined;
+  return { ...parsed.data, ...Object.fromEntries(unknownKeys.map((k) => [k, user[k]])) };
 }

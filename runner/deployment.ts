@@ -1,0 +1,279 @@
+/**
+ * The engine's part of one operation, as the Pulumi engine plays it for dynamic resources: for each registration
+ * check → (create | diff → same / update / replace) through the real dynamic-provider host, resources no longer
+ * registered deleted after the program ends, refresh = read. In a preview nothing is written: creates and updates
+ * answer with the checked inputs, so the program sees the outputs as unknown, as under `pulumi preview`.
+ * The state is saved after every completed step (a checkpoint), so a failure part-way loses nothing.
+ */
+import { DynamicHostError, type DynamicHost } from './dynamic-host';
+import { Display, propertyChanges, type StepOp } from './display';
+import type { MonitorHandler, Registration } from './monitor';
+import { unwrapSecrets, wrapSecrets } from './secrets';
+import type { ResourceState, StackState, StateStore } from './state';
+
+type Raw = Record<string, unknown>;
+
+const STACK_TYPE = 'pulumi:pulumi:Stack';
+const DYNAMIC_PREFIX = 'pulumi-nodejs:dynamic/';
+
+export interface DeploymentOptions {
+  host: DynamicHost;
+  state: StackState;
+  store: StateStore;
+  dryRun: boolean;
+  display: Display;
+  /** Interval of "still creating…" lines. @default 5000 */
+  progressEveryMs?: number;
+}
+
+/** Deployment: the steps of one preview/up/refresh/destroy, and their counts. */
+export class Deployment implements MonitorHandler {
+  readonly counts: Partial<Record<StepOp, number>> = {};
+  readonly errors: string[] = [];
+  private readonly registered = new Set<string>();
+  private readonly qualifiedTypes = new Map<string, string>();
+  private stackUrn = '';
+  private stackOutputs: { outputs: Raw; secretKeys: string[] } | undefined;
+
+  constructor(private readonly o: DeploymentOptions) {}
+
+  private get state(): StackState {
+    return this.o.state;
+  }
+
+  private count(op: StepOp): void {
+    this.counts[op] = (this.counts[op] ?? 0) + 1;
+  }
+
+  /** Changes planned or made (everything but unchanged and reads). */
+  get changeCount(): number {
+    return (['create', 'update', 'replace', 'delete'] as StepOp[]).reduce((n, op) => n + (this.counts[op] ?? 0), 0);
+  }
+
+  private urnFor(type: string, name: string, parent: string): string {
+    const parentType = parent && parent !== this.stackUrn ? this.qualifiedTypes.get(parent) : undefined;
+    const qualified = parentType ? `${parentType}$${type}` : type;
+    const urn = `urn:pulumi:${this.state.stack}::${this.state.project}::${qualified}::${name}`;
+    if (type !== STACK_TYPE) this.qualifiedTypes.set(urn, qualified);
+    return urn;
+  }
+
+  private find(urn: string): ResourceState | undefined {
+    return this.state.resources.find((r) => r.urn === urn);
+  }
+
+  private record(resource: ResourceState): void {
+    const i = this.state.resources.findIndex((r) => r.urn === resource.urn);
+    if (i >= 0) this.state.resources[i] = resource;
+    else this.state.resources.push(resource);
+    this.o.store.save(this.state);
+  }
+
+  private forget(urn: string): void {
+    this.state.resources = this.state.resources.filter((r) => r.urn !== urn);
+    this.o.store.save(this.state);
+  }
+
+  /** Runs `work`, printing progress lines while it waits and the step's result when it ends. */
+  private async timed<T>(op: StepOp, r: { type: string; name: string }, verb: string, work: () => Promise<T>): Promise<T> {
+    const started = Date.now();
+    const seconds = () => `${((Date.now() - started) / 1000).toFixed(1)}s`;
+    this.o.display.step(op, r.type, r.name, `${verb}...`);
+    const timer = setInterval(() => this.o.display.step(op, r.type, r.name, `${verb}... (${seconds()})`), this.o.progressEveryMs ?? 5000);
+    try {
+      const result = await work();
+      this.o.display.step(op, r.type, r.name, `${pastTense(verb)} (${seconds()})`);
+      return result;
+    } catch (err) {
+      this.o.display.step(op, r.type, r.name, `**${verb} failed** (${seconds()})`);
+      throw err;
+    } finally {
+      clearInterval(timer);
+    }
+  }
+
+  async register(reg: Registration): Promise<{ urn: string; id: string; object: Raw }> {
+    const urn = this.urnFor(reg.type, reg.name, reg.parent);
+    this.registered.add(urn);
+    if (reg.type === STACK_TYPE) this.stackUrn = urn;
+    if (!reg.custom) return { urn, id: '', object: {} };
+    if (!reg.type.startsWith(DYNAMIC_PREFIX)) {
+      throw new Error(`${reg.type} ${reg.name}: the local runner drives dynamic-provider resources only; use the Pulumi CLI for provider packages`);
+    }
+    if (reg.importId) throw new Error(`${reg.name}: the import option is not supported by the local runner; use the Pulumi CLI (README "Import")`);
+    try {
+      return await this.step(urn, reg);
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      this.errors.push(`${reg.name}: ${message}`);
+      throw new Error(message);
+    }
+  }
+
+  private async step(urn: string, reg: Registration): Promise<{ urn: string; id: string; object: Raw }> {
+    const { host, dryRun, display } = this.o;
+    const { plain, secretKeys: secretInputs } = unwrapSecrets(reg.object);
+    const secretKeys = [...new Set([...secretInputs, ...reg.additionalSecretOutputs])].sort();
+    const old = this.find(urn);
+    const news = { ...plain };
+    for (const key of reg.ignoreChanges) if (old && key in old.inputs) news[key] = old.inputs[key];
+    const checked = await host.check(urn, old?.inputs ?? {}, news);
+    if (checked.failures.length) {
+      display.step(old ? 'update' : 'create', reg.type, reg.name, '**failed**');
+      throw new Error(`invalid inputs:\n${checked.failures.map((f) => `  - ${f.property ? `${f.property}: ` : ''}${f.reason}`).join('\n')}`);
+    }
+    const inputs = checked.inputs;
+    const result = (id: string, outputs: Raw) => ({ urn, id, object: wrapSecrets(outputs, secretKeys) });
+    const base = { urn, type: reg.type, name: reg.name, secretKeys };
+
+    if (!old) {
+      this.count('create');
+      if (dryRun) {
+        display.step('create', reg.type, reg.name, 'create');
+        return result('', inputs);
+      }
+      const created = await this.guard(base, inputs, () => this.timed('create', reg, 'creating', () => host.create(urn, inputs)));
+      this.record({ ...base, id: created.id, inputs, outputs: created.properties });
+      return result(created.id, created.properties);
+    }
+
+    const diff = await host.diff(urn, old.id, old.outputs, inputs);
+    if (diff.changes === 'none') {
+      this.count('same');
+      return result(old.id, old.outputs);
+    }
+    const details = propertyChanges(old.inputs, inputs, secretKeys, diff.replaces);
+    if (!details.length) details.push('(the live objects differ from the recorded state; see `drift` after a refresh)');
+    const replace = diff.replaces.length > 0;
+    const op: StepOp = replace ? 'replace' : 'update';
+    this.count(op);
+    if (dryRun) {
+      display.step(op, reg.type, reg.name, op, details);
+      return result(old.id, inputs);
+    }
+    display.step(op, reg.type, reg.name, op, details);
+    if (!replace) {
+      const updated = await this.guard({ ...base, id: old.id }, inputs, () => this.timed(op, reg, 'updating', () => host.update(urn, old.id, old.outputs, inputs)));
+      this.record({ ...base, id: old.id, inputs, outputs: updated.properties });
+      return result(old.id, updated.properties);
+    }
+    const deleteFirst = diff.deleteBeforeReplace || reg.deleteBeforeReplace;
+    if (deleteFirst) {
+      await this.timed('delete', reg, 'deleting original', () => host.delete(urn, old.id, old.outputs));
+      this.forget(urn);
+    }
+    const created = await this.guard(base, inputs, () => this.timed('create', reg, 'creating replacement', () => host.create(urn, inputs)));
+    if (!deleteFirst) await this.timed('delete', reg, 'deleting original', () => host.delete(urn, old.id, old.outputs));
+    this.record({ ...base, id: created.id, inputs, outputs: created.properties });
+    return result(created.id, created.properties);
+  }
+
+  /** A partial failure (the host's ErrorResourceInitFailed) is recorded, so refresh, the next up and destroy see it. */
+  private async guard<T>(base: Omit<ResourceState, 'id' | 'inputs' | 'outputs'> & { id?: string }, inputs: Raw, work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (err) {
+      if (err instanceof DynamicHostError && err.initFailure) {
+        this.record({ ...base, id: err.initFailure.id || base.id || '', inputs, outputs: err.initFailure.properties });
+      }
+      throw err;
+    }
+  }
+
+  async read(req: { type: string; name: string; parent: string; id: string; properties: Raw; additionalSecretOutputs: string[] }): Promise<{ urn: string; properties: Raw }> {
+    const urn = this.urnFor(req.type, req.name, req.parent);
+    this.registered.add(urn);
+    const { plain, secretKeys } = unwrapSecrets(req.properties);
+    const read = await this.o.host.read(urn, req.id, plain, plain);
+    if (!read.id) throw new Error(`${req.name}: ${req.id} does not exist`);
+    this.count('read');
+    this.o.display.step('read', req.type, req.name, `read ${req.id}`);
+    return { urn, properties: wrapSecrets(read.properties, [...new Set([...secretKeys, ...req.additionalSecretOutputs])]) };
+  }
+
+  registerOutputs(urn: string, outputs: Raw): void {
+    if (urn !== this.stackUrn) return;
+    const { plain, secretKeys } = unwrapSecrets(outputs);
+    this.stackOutputs = { outputs: plain, secretKeys };
+  }
+
+  log(severity: 'debug' | 'info' | 'warning' | 'error', message: string): void {
+    if (severity === 'debug') return;
+    for (const line of message.trimEnd().split('\n')) this.o.display.line(`    ${severity === 'info' ? '' : `${severity}: `}${line}`);
+  }
+
+  /**
+   * After the program: deletes (or, in a preview, plans the deletion of) recorded resources the program no longer
+   * registers, newest first. Skipped when the program failed, as the engine does: a failed program says nothing
+   * about what it would have registered.
+   */
+  async finish(programSucceeded: boolean): Promise<void> {
+    if (this.stackOutputs && programSucceeded) {
+      if (!this.o.dryRun) {
+        this.state.outputs = this.stackOutputs.outputs;
+        this.state.outputSecretKeys = this.stackOutputs.secretKeys;
+        this.o.store.save(this.state);
+      }
+    }
+    if (!programSucceeded) return;
+    const gone = this.state.resources.filter((r) => !this.registered.has(r.urn)).reverse();
+    for (const r of gone) await this.deleteOne(r);
+  }
+
+  /** destroy: every recorded resource, newest first. */
+  async destroyAll(): Promise<void> {
+    for (const r of [...this.state.resources].reverse()) await this.deleteOne(r);
+    if (!this.o.dryRun) {
+      this.state.outputs = {};
+      this.state.outputSecretKeys = [];
+      this.o.store.save(this.state);
+    }
+  }
+
+  private async deleteOne(r: ResourceState): Promise<void> {
+    this.count('delete');
+    if (this.o.dryRun) {
+      this.o.display.step('delete', r.type, r.name, 'delete');
+      return;
+    }
+    try {
+      await this.timed('delete', r, 'deleting', () => this.o.host.delete(r.urn, r.id, r.outputs));
+      this.forget(r.urn);
+    } catch (err) {
+      this.errors.push(`${r.name}: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+
+  /** refresh: reads every recorded resource back; prints what changed. `persist` false for `preview --refresh`. */
+  async refreshAll(persist: boolean): Promise<void> {
+    for (const r of [...this.state.resources]) {
+      try {
+        const read = await this.o.host.read(r.urn, r.id, r.outputs, r.inputs);
+        if (!read.id) {
+          this.count('delete');
+          this.o.display.step('delete', r.type, r.name, 'deleted (gone from the cluster)');
+          this.state.resources = this.state.resources.filter((x) => x.urn !== r.urn);
+        } else {
+          const changes = propertyChanges(r.outputs, read.properties, r.secretKeys);
+          this.count(changes.length ? 'refresh' : 'same');
+          if (changes.length) this.o.display.step('refresh', r.type, r.name, 'refreshed (the cluster differs)', changes);
+          Object.assign(r, { id: read.id, outputs: read.properties, inputs: read.inputs ?? r.inputs });
+        }
+      } catch (err) {
+        this.errors.push(`${r.name}: ${err instanceof Error ? err.message : String(err)}`);
+        this.o.display.step('refresh', r.type, r.name, '**refresh failed**');
+      }
+    }
+    if (persist) this.o.store.save(this.state);
+  }
+
+  get outputs(): { outputs: Raw; secretKeys: string[] } {
+    return this.stackOutputs ?? { outputs: this.state.outputs, secretKeys: this.state.outputSecretKeys };
+  }
+}
+
+function pastTense(verb: string): string {
+  const [first, ...rest] = verb.split(' ');
+  const past: Record<string, string> = { creating: 'created', updating: 'updated', deleting: 'deleted' };
+  return [past[first] ?? first, ...rest].join(' ');
+}

@@ -1,0 +1,111 @@
+/**
+ * What the runner prints, shaped like `pulumi`'s own output: one line per resource step with its sign, the changed
+ * properties under it, progress while an operation waits, the stack outputs and a summary. Secret values are
+ * printed as [secret]; long values are cut.
+ */
+import { UNKNOWN_VALUE } from './dynamic-host';
+
+type Raw = Record<string, unknown>;
+
+export type StepOp = 'create' | 'update' | 'replace' | 'delete' | 'same' | 'refresh' | 'read';
+
+export const STEP_SIGN: Record<StepOp, string> = { create: '+', update: '~', replace: '+-', delete: '-', same: ' ', refresh: '~', read: '>' };
+
+/** Properties never shown: the serialized provider is noise to a reader. */
+const HIDDEN = new Set(['__provider']);
+
+const VALUE_LIMIT = 100;
+
+export function formatValue(value: unknown, secret = false): string {
+  if (secret) return '[secret]';
+  if (value === UNKNOWN_VALUE) return '[unknown]';
+  if (value === undefined) return 'undefined';
+  const text = typeof value === 'string' ? JSON.stringify(value) : JSON.stringify(value, (_k, v) => (v === UNKNOWN_VALUE ? '[unknown]' : v));
+  return text.length > VALUE_LIMIT ? `${text.slice(0, VALUE_LIMIT - 1)}…` : text;
+}
+
+function same(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+const isPlainObject = (v: unknown): v is Raw => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** Most lines shown per resource; the rest is counted. */
+const CHANGE_LINES = 20;
+
+/**
+ * The properties that differ between two property bags, down to the leaves that changed
+ * ("~ hosts.harvester-node-2.zone: \"moved\" => \"eu-west-c\""), as `pulumi preview --diff` shows them.
+ * Secret properties are compared but never printed.
+ */
+export function propertyChanges(olds: Raw, news: Raw, secretKeys: readonly string[] = [], replaceKeys: readonly string[] = []): string[] {
+  const lines: string[] = [];
+  const walk = (path: string, o: unknown, n: unknown, secret: boolean, tag: string): void => {
+    if (same(o, n)) return;
+    if (!secret && o !== UNKNOWN_VALUE && n !== UNKNOWN_VALUE) {
+      if (isPlainObject(o) && isPlainObject(n)) {
+        for (const k of [...new Set([...Object.keys(o), ...Object.keys(n)])].sort()) walk(`${path}.${k}`, o[k], n[k], false, tag);
+        return;
+      }
+      if (Array.isArray(o) && Array.isArray(n) && o.length === n.length) {
+        o.forEach((x, i) => walk(`${path}[${i}]`, x, n[i], false, tag));
+        return;
+      }
+    }
+    if (o === undefined) lines.push(`+ ${path}: ${formatValue(n, secret)}${tag}`);
+    else if (n === undefined) lines.push(`- ${path}: ${formatValue(o, secret)}${tag}`);
+    else lines.push(`~ ${path}: ${formatValue(o, secret)} => ${formatValue(n, secret)}${tag}`);
+  };
+  const keys = [...new Set([...Object.keys(olds), ...Object.keys(news)])].filter((k) => !HIDDEN.has(k)).sort();
+  for (const key of keys) walk(key, olds[key], news[key], secretKeys.includes(key), replaceKeys.includes(key) ? ' (forces replacement)' : '');
+  return lines.length > CHANGE_LINES ? [...lines.slice(0, CHANGE_LINES), `… and ${lines.length - CHANGE_LINES} more`] : lines;
+}
+
+/** Where output goes; tests collect the lines. */
+export type Sink = (line: string) => void;
+
+export const stdoutSink: Sink = (line) => process.stdout.write(`${line}\n`);
+
+/** Display: formats steps for one operation. */
+export class Display {
+  constructor(private readonly sink: Sink = stdoutSink) {}
+
+  line(text = ''): void {
+    this.sink(text);
+  }
+
+  step(op: StepOp, type: string, name: string, status: string, details: string[] = []): void {
+    this.sink(`  ${STEP_SIGN[op].padEnd(2)} ${shortType(type).padEnd(34)} ${name.padEnd(16)} ${status}`);
+    for (const d of details) this.sink(`        ${d}`);
+  }
+
+  outputs(outputs: Raw, secretKeys: readonly string[]): void {
+    const keys = Object.keys(outputs).sort();
+    if (!keys.length) return;
+    this.sink('Outputs:');
+    for (const key of keys) this.sink(`    ${key}: ${formatValue(outputs[key], secretKeys.includes(key))}`);
+    this.sink('');
+  }
+
+  summary(counts: Partial<Record<StepOp, number>>, verb: 'to' | 'done'): void {
+    const words: Record<StepOp, [string, string]> = {
+      create: ['to create', 'created'],
+      update: ['to update', 'updated'],
+      replace: ['to replace', 'replaced'],
+      delete: ['to delete', 'deleted'],
+      same: ['unchanged', 'unchanged'],
+      refresh: ['to refresh', 'refreshed'],
+      read: ['to read', 'read'],
+    };
+    this.sink('Resources:');
+    const ops = (Object.keys(words) as StepOp[]).filter((op) => counts[op]);
+    if (!ops.length) this.sink('    no resources');
+    for (const op of ops) this.sink(`    ${op === 'same' ? '' : `${STEP_SIGN[op]} `}${counts[op]} ${words[op][verb === 'to' ? 0 : 1]}`);
+    this.sink('');
+  }
+}
+
+/** "pulumi-nodejs:dynamic/harvester:HarvesterMachinePool" → "harvester:HarvesterMachinePool". */
+export function shortType(type: string): string {
+  return type.replace(/^pulumi-nodejs:dynamic\//, '');
+}

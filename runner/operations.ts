@@ -1,0 +1,124 @@
+/**
+ * preview / up / refresh / destroy of one stack with the local runner: the real program on the real SDK
+ * (program.ts), our engine side (monitor.ts, deployment.ts), the real dynamic-provider host (dynamic-host.ts),
+ * state in a local file (state.ts).
+ */
+import { Deployment } from './deployment';
+import { Display, type Sink, stdoutSink } from './display';
+import { DynamicHost } from './dynamic-host';
+import { MonitorServer } from './monitor';
+import { runProgram } from './program';
+import { StateStore } from './state';
+
+type Raw = Record<string, unknown>;
+
+export type OperationKind = 'preview' | 'up' | 'refresh' | 'destroy';
+
+export interface StackOptions {
+  /** The compiled program. */
+  program: string;
+  /** The program's folder; `require("harvester-iac/provider")` in the host resolves from here. */
+  pwd: string;
+  project: string;
+  stack: string;
+  /** Folder of the state file and its key. */
+  stateDir: string;
+  /** Stack config, e.g. { "harvester:kubeconfig": "…" }. */
+  config: Record<string, string>;
+  secretConfigKeys: string[];
+  sink?: Sink;
+  /** Environment of the host (e.g. KUBECONFIG). */
+  hostEnv?: NodeJS.ProcessEnv;
+  progressEveryMs?: number;
+}
+
+export interface OperationOptions {
+  /** preview/up: refresh first (`--refresh`). */
+  refresh?: boolean;
+  /** preview: a planned change is a failure (`--expect-no-changes`, the drift gate). */
+  expectNoChanges?: boolean;
+}
+
+export interface OperationResult {
+  ok: boolean;
+  /** Planned (preview) or made changes. */
+  changes: number;
+  counts: Record<string, number>;
+  outputs: Raw;
+  errors: string[];
+}
+
+export const BANNER =
+  'harvester-iac local runner: runs your program on the real @pulumi/pulumi SDK and drives Pulumi\'s real dynamic-provider host; ' +
+  'it plays the engine\'s part itself (this is not the Pulumi CLI; state is a local file with sealed secrets).';
+
+export async function runOperation(kind: OperationKind, stack: StackOptions, options: OperationOptions = {}): Promise<OperationResult> {
+  const display = new Display(stack.sink ?? stdoutSink);
+  const store = new StateStore(stack.stateDir, stack.stack);
+  const state = store.load(stack.project);
+  const dryRun = kind === 'preview';
+  const titles: Record<OperationKind, string> = { preview: 'Previewing update', up: 'Updating', refresh: 'Refreshing', destroy: 'Destroying' };
+  display.line(`${titles[kind]} (${stack.project}/${stack.stack}):`);
+  const host = await DynamicHost.start({ cwd: stack.pwd, project: stack.project, env: stack.hostEnv });
+  const errors: string[] = [];
+  let changes = 0;
+  let counts: Record<string, number> = {};
+  let outputs: Raw = {};
+  let programOk = true;
+  try {
+    await host.configure(stack.config);
+    const deployment = (dry: boolean) => new Deployment({ host, state, store, dryRun: dry, display, progressEveryMs: stack.progressEveryMs });
+    if (kind === 'refresh' || options.refresh) {
+      const refresh = deployment(false);
+      await refresh.refreshAll(kind === 'refresh' || kind === 'up');
+      errors.push(...refresh.errors);
+      if (kind === 'refresh') {
+        changes = refresh.changeCount + (refresh.counts.refresh ?? 0);
+        counts = refresh.counts as Record<string, number>;
+      }
+    }
+    if (kind === 'destroy') {
+      const d = deployment(false);
+      await d.destroyAll();
+      errors.push(...d.errors);
+      changes = d.changeCount;
+      counts = d.counts as Record<string, number>;
+    } else if (kind !== 'refresh') {
+      const d = deployment(dryRun);
+      const server = await MonitorServer.start(d);
+      let code: number;
+      try {
+        code = await runProgram({
+          program: stack.program,
+          pwd: stack.pwd,
+          project: stack.project,
+          stack: stack.stack,
+          dryRun,
+          monitorAddress: server.address,
+          config: stack.config,
+          secretConfigKeys: stack.secretConfigKeys,
+          onOutput: (line) => display.line(`    ${line}`),
+        });
+      } finally {
+        await server.stop();
+      }
+      programOk = code === 0;
+      await d.finish(programOk);
+      errors.push(...d.errors);
+      if (!programOk && !d.errors.length) errors.push(`the program exited with code ${code}`);
+      changes = d.changeCount;
+      counts = d.counts as Record<string, number>;
+      outputs = d.outputs.outputs;
+      display.line('');
+      display.outputs(d.outputs.outputs, d.outputs.secretKeys);
+    }
+  } finally {
+    await host.stop();
+  }
+  display.summary(counts, kind === 'preview' ? 'to' : 'done');
+  if (kind === 'preview' && options.expectNoChanges && changes > 0) {
+    errors.push(`--expect-no-changes: the preview has ${changes} change(s)`);
+  }
+  for (const e of errors) display.line(`error: ${e}`);
+  return { ok: errors.length === 0 && programOk, changes, counts, outputs, errors };
+}
