@@ -1,0 +1,74 @@
+/**
+ * The quickstart program under `pulumi.runtime.setMocks`: what it registers (type tokens, inputs, secrets,
+ * the serialized provider), without any engine or cluster.
+ */
+import assert from 'node:assert/strict';
+import * as pulumi from '@pulumi/pulumi';
+import { SECRET_SIG_KEY } from '../../runner/secrets';
+
+interface Registered {
+  type: string;
+  name: string;
+  inputs: Record<string, any>;
+}
+
+describe('example: quickstart under pulumi.runtime.setMocks', function () {
+  this.timeout(60_000);
+  const registered: Registered[] = [];
+  let program: Record<string, pulumi.Output<unknown>>;
+
+  before(async () => {
+    await pulumi.runtime.setMocks(
+      {
+        newResource(args) {
+          registered.push({ type: args.type, name: args.name, inputs: args.inputs });
+          const state: Record<string, unknown> = { ...args.inputs };
+          if (args.type.endsWith(':TopologyLabels')) state.zones = ['eu-west-a', 'eu-west-b', 'eu-west-c'];
+          if (args.type.endsWith(':HarvesterMachinePool')) {
+            state.machines = [0, 1, 2].map((i) => ({ index: i, name: `workers-${i}`, zone: `eu-west-${'abc'[i]}`, ip: `10.0.0.${i}`, ready: true }));
+            state.readyCount = 3;
+          }
+          return { id: `default/${args.name}`, state };
+        },
+        call: () => ({}),
+      },
+      'harvester-quickstart',
+      'dev',
+    );
+    program = require('../../examples/quickstart');
+  });
+
+  const settle = <T>(o: pulumi.Output<T>) => new Promise<T>((resolve) => o.apply(resolve));
+  const byType = (suffix: string) => registered.find((r) => r.type === `pulumi-nodejs:dynamic/harvester:${suffix}`);
+
+  it('registers TopologyLabels and HarvesterMachinePool under their permanent type tokens', async () => {
+    await settle(program.readyWorkers);
+    assert.ok(byType('TopologyLabels'), JSON.stringify(registered.map((r) => r.type)));
+    assert.ok(byType('HarvesterMachinePool'));
+  });
+
+  it('names the pool after the resource, feeds it the zones the labels define, and keeps user data secret', async () => {
+    await settle(program.readyWorkers);
+    const pool = byType('HarvesterMachinePool')!;
+    assert.equal(pool.inputs.name, 'workers');
+    assert.deepEqual(pool.inputs.zones, ['eu-west-a', 'eu-west-b', 'eu-west-c']);
+    assert.ok(pool.inputs.userData && pool.inputs.userData[SECRET_SIG_KEY], 'userData reaches the engine as a secret');
+    const site = byType('TopologyLabels')!;
+    assert.deepEqual(Object.keys(site.inputs.hosts), ['harvester-node-0', 'harvester-node-1', 'harvester-node-2']);
+  });
+
+  it('serializes a small provider that loads harvester-iac/provider by name', async () => {
+    await settle(program.readyWorkers);
+    for (const r of registered) {
+      const text = String(r.inputs.__provider);
+      assert.ok(text.length <= 2048, `${r.type}: ${text.length} bytes`);
+      assert.match(text, /require\('harvester-iac\/provider'\)/);
+    }
+  });
+
+  it('exports the addresses, zones and ready count', async () => {
+    assert.deepEqual(await settle(program.zones), ['eu-west-a', 'eu-west-b', 'eu-west-c']);
+    assert.equal(await settle(program.readyWorkers), 3);
+    assert.deepEqual(await settle(program.workerAddresses), ['workers-0 eu-west-a 10.0.0.0', 'workers-1 eu-west-b 10.0.0.1', 'workers-2 eu-west-c 10.0.0.2']);
+  });
+});

@@ -1,0 +1,79 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { propertyChanges, formatValue } from '../../runner/display';
+import { UNKNOWN_VALUE } from '../../runner/dynamic-host';
+import { SecretBox, secretValue, unwrapSecrets, wrapSecrets } from '../../runner/secrets';
+import { StateStore } from '../../runner/state';
+
+describe('local runner: display', () => {
+  it('shows changes down to the leaf that changed, with its path', () => {
+    const olds = { hosts: { a: { zone: 'z1', region: 'r' }, b: { zone: 'z2', region: 'r' } }, count: 3, zones: ['z1', 'z2'] };
+    const news = { hosts: { a: { zone: 'z1', region: 'r' }, b: { zone: 'moved', region: 'r' } }, count: 5, zones: ['z1', 'z2', 'z3'] };
+    assert.deepEqual(propertyChanges(olds, news), [
+      '~ count: 3 => 5',
+      '~ hosts.b.zone: "z2" => "moved"',
+      '~ zones: ["z1","z2"] => ["z1","z2","z3"]',
+    ]);
+  });
+
+  it('adds, removes, marks replacements, hides __provider and never prints a secret', () => {
+    const lines = propertyChanges(
+      { __provider: 'old', name: 'a', userData: '#cloud-config\npassword: hunter2', gone: 1 },
+      { __provider: 'new', name: 'b', userData: '#cloud-config\npassword: other', added: true },
+      ['userData'],
+      ['name'],
+    );
+    assert.deepEqual(lines, ['+ added: true', '- gone: 1', '~ name: "a" => "b" (forces replacement)', '~ userData: [secret] => [secret]']);
+    assert.equal(lines.join('\n').includes('hunter2'), false);
+  });
+
+  it('prints unknowns as [unknown] and cuts long values', () => {
+    assert.equal(formatValue(UNKNOWN_VALUE), '[unknown]');
+    assert.deepEqual(propertyChanges({ zones: ['a'] }, { zones: UNKNOWN_VALUE }), ['~ zones: ["a"] => [unknown]']);
+    assert.ok(formatValue('x'.repeat(500)).length <= 100);
+  });
+});
+
+describe('local runner: secrets and state', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'harvester-run-test-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('unwraps the SDK\'s secret values (at any depth) and reports their top-level properties', () => {
+    const { plain, secretKeys } = unwrapSecrets({ userData: secretValue('s3cr3t'), nested: { a: [secretValue(1)] }, count: 3 });
+    assert.deepEqual(plain, { userData: 's3cr3t', nested: { a: [1] }, count: 3 });
+    assert.deepEqual(secretKeys, ['nested', 'userData']);
+    assert.deepEqual(wrapSecrets(plain, ['userData']).userData, secretValue('s3cr3t'));
+  });
+
+  it('seals secret properties in the state file, opens them on load, and keeps the key file private', () => {
+    const store = new StateStore(dir, 'dev');
+    store.save({
+      stack: 'dev',
+      project: 'p',
+      resources: [{ urn: 'u', type: 't', name: 'n', id: 'i', inputs: { userData: 'password: s3cr3t', count: 1 }, outputs: { userData: 'password: s3cr3t' }, secretKeys: ['userData'] }],
+      outputs: { kubeconfig: 'token: abc123' },
+      outputSecretKeys: ['kubeconfig'],
+    });
+    const text = readFileSync(store.path, 'utf8');
+    assert.equal(text.includes('s3cr3t'), false);
+    assert.equal(text.includes('abc123'), false);
+    assert.match(text, /sealed:aes-256-gcm:/);
+    assert.equal(statSync(join(dir, 'dev.key')).mode & 0o077, 0);
+    const loaded = new StateStore(dir, 'dev').load('p');
+    assert.equal(loaded.resources[0].inputs.userData, 'password: s3cr3t');
+    assert.equal(loaded.outputs.kubeconfig, 'token: abc123');
+  });
+
+  it('a sealed value altered in the file is refused, not silently used', () => {
+    const box = SecretBox.forKeyFile(join(dir, 'k'));
+    const sealed = box.seal('value');
+    const tampered = sealed.slice(0, -4) + (sealed.endsWith('AAAA') ? 'BBBB' : 'AAAA');
+    assert.throws(() => box.open(tampered));
+    assert.equal(box.open(sealed), 'value');
+  });
+});
