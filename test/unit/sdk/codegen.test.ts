@@ -26,7 +26,7 @@ describe('generated SDK, schema.json and docs', () => {
     assert.equal(pool.inputProperties.userData.secret, true);
     assert.equal(pool.inputProperties.kubeconfig.secret, true);
     assert.equal(pool.inputProperties.name.replaceOnChanges, true);
-    assert.deepEqual(pool.requiredInputs, ['name', 'disks', 'networks']);
+    assert.deepEqual(pool.requiredInputs, ['disks', 'networks'], 'name defaults to the Pulumi resource name');
     assert.equal(pool.properties.cloudInitHash.secret, true);
     assert.deepEqual(pool.inputProperties.disks.items, { $ref: '#/types/harvester:index:HarvesterMachinePoolDisk' });
     assert.ok(schema.types['harvester:index:HarvesterMachinePoolDiskBus'].enum.some((e: { value: string }) => e.value === 'virtio'));
