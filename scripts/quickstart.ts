@@ -23,12 +23,14 @@ export interface StoryOptions {
   sink?: Sink;
   /** Force an engine; default: the Pulumi CLI when on PATH, else the local runner. */
   engine?: 'local' | 'pulumi-cli';
-  /** Keep the scratch folder (state, kubeconfig) for inspection. */
+  /** Keep the scratch folder (state, kubeconfig) for inspection; the caller removes it. */
   keepScratch?: boolean;
+  /** Called after each step with the scratch folder (tests look at the state file mid-story). */
+  afterStep?: (step: number, scratch: string) => void;
 }
 
 /** Runs the story; resolves when every step checked out, rejects with the step that did not. */
-export async function runQuickstart(options: StoryOptions = {}): Promise<void> {
+export async function runQuickstart(options: StoryOptions = {}): Promise<{ scratch: string }> {
   const say = options.sink ?? stdoutSink;
   const scratch = mkdtempSync(join(tmpdir(), 'harvester-iac-quickstart-'));
   const emulator = await startEmulator({ kubeconfigPath: join(scratch, 'kubeconfig'), bootDelayMs: 400, guestAgentDelayMs: 200 });
@@ -39,7 +41,13 @@ export async function runQuickstart(options: StoryOptions = {}): Promise<void> {
     kubeconfig: emulator.kubeconfig,
     sink: say,
   });
-  const title = (n: number, text: string) => say(`\n━━ ${n}/8 ${text}`);
+  let step = 0;
+  const title = (n: number, text: string) => {
+    if (step) options.afterStep?.(step, scratch);
+    step = n;
+    say('');
+    say(`━━ ${n}/8 ${text}`);
+  };
   const expect = (ok: boolean, what: string) => {
     if (!ok) throw new Error(`quickstart: ${what}`);
   };
@@ -85,7 +93,10 @@ export async function runQuickstart(options: StoryOptions = {}): Promise<void> {
     const left = await leftovers(client);
     expect(left.length === 0, `left behind: ${left.join(', ')}`);
     say('  no VM, VMI, cloud-init Secret or volume of the pool remains; the hosts carry their labels from before the stack.');
-    say('\nQuickstart complete.');
+    options.afterStep?.(step, scratch);
+    say('');
+    say('Quickstart complete.');
+    return { scratch };
   } finally {
     await engine.close();
     await emulator.stop();

@@ -5,6 +5,7 @@
  * `replaceOnChanges`). Defaults follow docker-machine-driver-harvester (harvester-api.md §A.1).
  */
 import { z } from 'zod';
+import { connectionInputs } from '../../core/connection-inputs';
 import { LABEL_VALUE_PATTERN } from '../../client/ownership';
 import { DURATION_PATTERN } from '../../core/duration';
 import { inputsFlagged } from '../../core/input-flags';
@@ -79,12 +80,7 @@ export const affinitySchema = z.strictObject({
 
 /** The HarvesterMachinePool inputs (zod schema). */
 export const machinePoolSchema = z.strictObject({
-  kubeconfig: z.string().min(1).optional().meta({ secret: true }).describe(
-    'Per-resource override of the Harvester connection (a stack spanning several clusters): kubeconfig YAML content or a file path. Secret. ' +
-      'Default: stack config harvester:kubeconfig, then $KUBECONFIG, then ~/.kube/config. Prefer stack config: rotating it needs no change here. ' +
-      'Not part of the diff: a change updates nothing on the cluster.',
-  ),
-  context: z.string().min(1).optional().describe('Per-resource override of the kubeconfig context. Default: stack config harvester:context, then the kubeconfig\'s current-context.'),
+  ...connectionInputs,
   name: z.string().max(MAX_POOL_NAME).regex(DNS_LABEL, { error: 'must be a lower-case DNS label (a-z, 0-9, "-"), e.g. "workers"' })
     .meta({ replaceOnChanges: true })
     .describe(`Pool name; VMs are named "<name>-<index>". At most ${MAX_POOL_NAME} characters. Required. A change replaces the pool.`),
