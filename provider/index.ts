@@ -12,12 +12,17 @@ import { createMachinePoolProvider } from './resources/machine-pool/handlers';
 import { SECRET_INPUTS as MACHINE_POOL_SECRETS } from './resources/machine-pool/model';
 import { createTopologyLabelsProvider } from './resources/topology-labels/handlers';
 import { SECRET_INPUTS as TOPOLOGY_SECRETS } from './resources/topology-labels/model';
+import { createIPPoolProvider } from './resources/ip-pool/handlers';
+import { SECRET_INPUTS as IP_POOL_SECRETS } from './resources/ip-pool/model';
 
 /** The HarvesterMachinePool provider (inputs: MachinePoolArgs; outputs: MachinePoolOutputs). */
 export const machinePool: HostProvider = hostSafe(createMachinePoolProvider(), { resource: 'HarvesterMachinePool', secretInputs: MACHINE_POOL_SECRETS });
 
 /** The TopologyLabels provider (inputs: TopologyLabelsArgs; outputs: TopologyLabelsOutputs). */
 export const topologyLabels: HostProvider = hostSafe(createTopologyLabelsProvider(), { resource: 'TopologyLabels', secretInputs: TOPOLOGY_SECRETS });
+
+/** The HarvesterIPPool provider (inputs: IPPoolArgs; outputs: IPPoolOutputs). */
+export const ipPool: HostProvider = hostSafe(createIPPoolProvider(), { resource: 'HarvesterIPPool', secretInputs: IP_POOL_SECRETS });
 
 export type { ResourceProvider, CheckResult, CheckFailure, DiffResult, CreateResult, ReadResult, UpdateResult, ID } from './core/types';
 export type { ConnectionSettings } from './core/connection';
@@ -26,3 +31,4 @@ export { UNKNOWN, isUnknown } from './core/unknowns';
 export { ProviderError, ResourceInitError } from './core/errors';
 export * as machinePools from './resources/machine-pool';
 export * as topologyLabelSets from './resources/topology-labels';
+export * as ipPools from './resources/ip-pool';

@@ -1,0 +1,183 @@
+/**
+ * HarvesterIPPool's provider handlers (dynamic.ResourceProvider shape):
+ * model (model.ts) → pure rules and plan (validate.ts, plan.ts) → the API calls here.
+ *
+ * - check: every input rule at once (validate.ts), then against the cluster what the webhook would refuse at
+ *   apply: ranges overlapping another pool, a second global pool, a non-zero priority already taken, a network
+ *   that does not exist; and a pool of that name we do not own (delete it or import it). Nothing is written.
+ * - create: the pool with our ownership labels, then a watch until Ready (its message on failure).
+ * - update: a merge patch of `spec` only, preconditioned on our ownership; `status.allocated` (the IPAM record)
+ *   is never written.
+ * - read: one GET; the live spec as inputs, so an out-of-band edit shows per property after a refresh.
+ * - delete: refused while addresses are allocated, naming the load balancers holding them; then waits until gone.
+ */
+import { waitFor, waitForDeletion } from '../../await';
+import { HarvesterClient } from '../../client/harvester-client';
+import type { IPPool } from '../../client/objects';
+import { assertOwned, isOwnedBy, notOwnedError } from '../../client/ownership';
+import { connectionFor } from '../../core/connection';
+import { parseDuration } from '../../core/duration';
+import { ProviderError, errorMessage } from '../../core/errors';
+import { unchangedReferencesDropped } from '../../core/input-errors';
+import type { CheckFailure, CheckResult, CreateResult, DiffResult, ReadResult, UpdateResult } from '../../core/types';
+import { isUnknown } from '../../core/unknowns';
+import { ipPoolSchema, OUTPUT_ONLY, type IPPoolInputs, type IPPoolOutputs } from './model';
+import { desiredPool, desiredSpec, diffInputs, driftOf, liveInputs, poolOwner, toOutputs } from './plan';
+import { formatInterval, intervalsOf, isGlobalScope, overlaps, validateInputs } from './validate';
+
+type Raw = Record<string, unknown>;
+
+export interface IPPoolProviderOptions {
+  connect?: (options: { kubeconfig?: string; context?: string }) => Promise<HarvesterClient>;
+}
+
+function userInputs(raw: Raw | undefined): Raw {
+  return Object.fromEntries(Object.entries(raw ?? {}).filter(([k]) => !k.startsWith('__')));
+}
+
+function parseInputs(raw: Raw): IPPoolInputs {
+  const v = validateInputs(raw);
+  if (v.inputs) return v.inputs;
+  throw new ProviderError('InvalidInputs', `The HarvesterIPPool inputs are invalid:\n${v.failures.map((f) => `  - ${f.reason}`).join('\n')}\n`, {
+    fix: 'Fix the inputs above and run again.',
+  });
+}
+
+const fail = (property: string, reason: string): CheckFailure => ({ property, reason: `${property}: ${reason}` });
+
+/** What the IPPool webhook would refuse because of the other pools, found at preview. */
+export function conflictsWithOthers(inputs: IPPoolInputs, others: IPPool[]): CheckFailure[] {
+  const out: CheckFailure[] = [];
+  const mine = intervalsOf(inputs);
+  for (const other of others) {
+    const theirs = intervalsOf(liveInputs(other));
+    inputs.ranges.forEach((_, i) => {
+      const clash = theirs.find((t) => mine[i] && overlaps(mine[i], t));
+      if (clash) out.push(fail(`ranges[${i}]`, `${formatInterval(mine[i])} overlaps IPPool ${other.metadata.name} (${formatInterval(clash)}): pick addresses no other pool holds`));
+    });
+    if (isGlobalScope(inputs.selector.scope) && isGlobalScope(other.spec?.selector?.scope)) {
+      out.push(fail('selector.scope', `makes this the global pool, but IPPool ${other.metadata.name} already is (only one may exist): narrow the scope`));
+    }
+    const p = inputs.selector.priority;
+    if (p !== 0 && other.spec?.selector?.priority === p) out.push(fail('selector.priority', `${p} is already the priority of IPPool ${other.metadata.name} (non-zero priorities are unique): choose another`));
+  }
+  return out;
+}
+
+export function createIPPoolProvider(options: IPPoolProviderOptions = {}) {
+  const connect = options.connect ?? ((o: { kubeconfig?: string; context?: string }) => HarvesterClient.connect(connectionFor(o)));
+  const clientFor = (props: Partial<IPPoolInputs>) => connect({ kubeconfig: props.kubeconfig, context: props.context });
+
+  async function clusterFailures(inputs: IPPoolInputs, client: HarvesterClient): Promise<CheckFailure[]> {
+    const pools = (await client.ipPools.list({})).items;
+    const same = pools.find((p) => p.metadata.name === inputs.name);
+    const out = conflictsWithOthers(inputs, pools.filter((p) => p.metadata.name !== inputs.name));
+    if (same && !isOwnedBy(same, poolOwner(inputs.name))) {
+      const err = notOwnedError(same, poolOwner(inputs.name), 'manage', 'IPPool');
+      out.push(fail('name', `${err.message} Or delete it (\`kubectl delete ippool ${inputs.name}\`) if nothing uses it.`));
+    }
+    const network = inputs.selector.network;
+    if (network) {
+      const [ns, name] = network.split('/');
+      if (!(await client.networks.get(name, ns))) out.push(fail('selector.network', `VM network ${network} does not exist (the webhook refuses the pool): create it, or name an existing NetworkAttachmentDefinition`));
+    }
+    return out;
+  }
+
+  async function waitReady(client: HarvesterClient, inputs: IPPoolInputs, op: 'create' | 'update'): Promise<IPPool> {
+    const [pool] = await waitFor<IPPool>({
+      resource: client.ipPools,
+      name: inputs.name,
+      timeoutMs: parseDuration(inputs.timeouts[op]) ?? 120_000,
+      what: `IPPool ${inputs.name} to be Ready`,
+      timeoutOption: `timeouts.${op}`,
+      check: ([p]) => {
+        const ready = p?.status?.conditions?.find((c) => c.type === 'Ready');
+        if (ready?.status === 'True') return { done: true, description: `IPPool ${inputs.name} is Ready` };
+        return { done: false, description: `IPPool ${inputs.name}: ${ready?.message ?? 'waiting for the IPPool controller'}`, pending: [ready?.message ?? 'Ready condition'] };
+      },
+    });
+    return pool;
+  }
+
+  return {
+    async check(olds: Raw, news: Raw): Promise<CheckResult<Raw>> {
+      const raw = userInputs(news);
+      const v = validateInputs(raw);
+      const failures = [...v.failures];
+      if (!failures.length && v.inputs && !isUnknown(raw.kubeconfig) && !isUnknown(raw.context)) {
+        try {
+          const client = await clientFor(v.inputs);
+          failures.push(...unchangedReferencesDropped(await clusterFailures(v.inputs, client), userInputs(olds), raw));
+        } catch (err) {
+          failures.push({ property: '', reason: `cannot check the inputs against the Harvester cluster: ${errorMessage(err)}` });
+        }
+      }
+      if (failures.length) return { inputs: news, failures };
+      return { inputs: (v.inputs as unknown as Raw) ?? raw };
+    },
+
+    async diff(_id: string, olds: Raw, news: Raw): Promise<DiffResult> {
+      const d = diffInputs(olds as Partial<IPPoolOutputs>, userInputs(news) as Partial<IPPoolInputs>);
+      return { changes: d.changes, replaces: d.replaces, deleteBeforeReplace: d.replaces.length > 0 };
+    },
+
+    async create(raw: Raw): Promise<CreateResult<IPPoolOutputs>> {
+      const inputs = parseInputs(userInputs(raw));
+      const client = await clientFor(inputs);
+      const existing = await client.ipPools.get(inputs.name);
+      if (existing) assertOwned(existing, poolOwner(inputs.name), 'create', 'IPPool');
+      else await client.ipPools.create(desiredPool(inputs));
+      if (existing) await client.ipPools.mergePatch(inputs.name, { spec: desiredSpec(inputs) }, { owner: poolOwner(inputs.name) });
+      return { id: inputs.name, outs: toOutputs(inputs, await waitReady(client, inputs, 'create')) };
+    },
+
+    async read(id: string, props?: Raw): Promise<ReadResult<IPPoolOutputs>> {
+      const recorded = (props ?? {}) as Partial<IPPoolOutputs>;
+      const client = await clientFor(recorded);
+      const live = await client.ipPools.get(recorded.name ?? id);
+      if (!live) return {};
+      const importing = recorded.ranges === undefined;
+      const base = ipPoolSchema.parse({ name: live.metadata.name, ...liveInputs(live), timeouts: recorded.timeouts, kubeconfig: recorded.kubeconfig, context: recorded.context });
+      const drift = importing ? [] : driftOf(recorded as IPPoolInputs, live);
+      const outs = toOutputs(base, live, drift);
+      const inputs = Object.fromEntries(Object.entries(outs).filter(([k]) => !OUTPUT_ONLY.includes(k) && outs[k as keyof IPPoolOutputs] !== undefined));
+      return { id: live.metadata.name, props: outs, inputs };
+    },
+
+    async update(_id: string, _olds: Raw, news: Raw): Promise<UpdateResult<IPPoolOutputs>> {
+      const inputs = parseInputs(userInputs(news));
+      const client = await clientFor(inputs);
+      const live = await client.ipPools.get(inputs.name);
+      if (!live) {
+        await client.ipPools.create(desiredPool(inputs));
+      } else {
+        assertOwned(live, poolOwner(inputs.name), 'update', 'IPPool');
+        // A merge patch of the spec alone: replacing lists wholesale, never touching status (the IPAM record).
+        await client.ipPools.mergePatch(inputs.name, { spec: { ...desiredSpec(inputs), description: inputs.description ?? null } }, { owner: poolOwner(inputs.name) });
+      }
+      return { outs: toOutputs(inputs, await waitReady(client, inputs, 'update')) };
+    },
+
+    async delete(id: string, props: Raw): Promise<void> {
+      const recorded = props as Partial<IPPoolOutputs>;
+      const name = recorded.name ?? id;
+      const client = await clientFor(recorded);
+      const live = await client.ipPools.get(name);
+      if (!live) return;
+      if (!isOwnedBy(live, poolOwner(name))) return; // never delete what we do not own (adopted by another owner meanwhile)
+      const allocated = Object.entries(live.status?.allocated ?? {});
+      if (allocated.length) {
+        throw new ProviderError(
+          'PoolInUse',
+          `IPPool ${name} cannot be deleted: ${allocated.length} address(es) are allocated: ${allocated.map(([ip, lb]) => `${ip} → LoadBalancer ${lb}`).join(', ')}.`,
+          { object: `IPPool ${name}`, fix: 'Delete those load balancers first (or move them to another pool), then delete the pool.' },
+        );
+      }
+      await client.ipPools.delete(name, { owner: poolOwner(name) });
+      await waitForDeletion<IPPool>({ resource: client.ipPools, name, timeoutMs: parseDuration(recorded.timeouts?.delete ?? '2m') ?? 120_000, timeoutOption: 'timeouts.delete', what: `IPPool ${name} to be deleted` });
+    },
+  };
+}
+
+export type IPPoolProvider = ReturnType<typeof createIPPoolProvider>;

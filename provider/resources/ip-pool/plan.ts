@@ -1,0 +1,83 @@
+/**
+ * Pure IPPool planning: the desired object, the live spec read back in the inputs' own shape (so a refresh shows
+ * an out-of-band edit per property), the drift lines, and the diff (only `name` replaces).
+ */
+import type { IPPool } from '../../client/objects';
+import { stampOwnership, type OwnerIdentity } from '../../client/ownership';
+import { stableStringify } from '../../core/hash';
+import { REPLACE_INPUTS, type IPPoolInputs, type IPPoolOutputs } from './model';
+
+export const RESOURCE_TYPE = 'ip-pool';
+export const API_VERSION = 'loadbalancer.harvesterhci.io/v1beta1';
+
+export function poolOwner(name: string): OwnerIdentity {
+  return { resourceType: RESOURCE_TYPE, resourceName: name };
+}
+
+/** The spec we own: every other field of the object (status above all) is never written. */
+export type PoolSpec = NonNullable<IPPool['spec']>;
+
+export function desiredSpec(inputs: Pick<IPPoolInputs, 'ranges' | 'selector' | 'description'>): PoolSpec {
+  const selector: PoolSpec['selector'] = { priority: inputs.selector.priority, scope: inputs.selector.scope.map((s) => ({ ...s })) };
+  if (inputs.selector.network) selector.network = inputs.selector.network;
+  const spec: PoolSpec = { ranges: inputs.ranges.map((r) => ({ ...r })), selector };
+  if (inputs.description !== undefined) spec.description = inputs.description;
+  return spec;
+}
+
+export function desiredPool(inputs: IPPoolInputs): IPPool {
+  return stampOwnership({ apiVersion: API_VERSION, kind: 'IPPool', metadata: { name: inputs.name }, spec: desiredSpec(inputs) }, poolOwner(inputs.name));
+}
+
+/** The live spec as inputs (defaults of the model filled in where Harvester leaves fields out). */
+export function liveInputs(pool: IPPool): Pick<IPPoolInputs, 'ranges' | 'selector' | 'description'> {
+  const spec = pool.spec ?? {};
+  const ranges = (spec.ranges ?? []).map((r) => {
+    const out: IPPoolInputs['ranges'][number] = { subnet: r.subnet };
+    if (r.rangeStart) out.rangeStart = r.rangeStart;
+    if (r.rangeEnd) out.rangeEnd = r.rangeEnd;
+    if (r.gateway) out.gateway = r.gateway;
+    return out;
+  });
+  const selector: IPPoolInputs['selector'] = {
+    priority: spec.selector?.priority ?? 0,
+    scope: (spec.selector?.scope ?? []).map((s) => ({ project: s.project || '*', namespace: s.namespace || '*', guestCluster: s.guestCluster || '*' })),
+  };
+  if (spec.selector?.network) selector.network = spec.selector.network;
+  const out: ReturnType<typeof liveInputs> = { ranges, selector };
+  if (spec.description) out.description = spec.description;
+  return out;
+}
+
+const SPEC_FIELDS = ['ranges', 'selector', 'description'] as const;
+
+/** One line per spec field the live pool has changed since we wrote it. */
+export function driftOf(recorded: Pick<IPPoolInputs, 'ranges' | 'selector' | 'description'>, live: IPPool): string[] {
+  const now = liveInputs(live);
+  const was = liveInputs({ ...live, spec: desiredSpec(recorded) });
+  return SPEC_FIELDS.filter((f) => stableStringify(now[f]) !== stableStringify(was[f])).map(
+    (f) => `IPPool ${live.metadata.name}: ${f} is ${stableStringify(now[f]) ?? 'unset'}, this resource set ${stableStringify(was[f]) ?? 'unset'}`,
+  );
+}
+
+/** Outputs from inputs and the live pool. */
+export function toOutputs(inputs: IPPoolInputs, live: IPPool, drift: string[] = []): IPPoolOutputs {
+  const ready = live.status?.conditions?.find((c) => c.type === 'Ready');
+  return {
+    ...inputs,
+    total: live.status?.total ?? 0,
+    available: live.status?.available ?? 0,
+    allocated: { ...(live.status?.allocated ?? {}) },
+    ready: ready?.status === 'True',
+    message: ready?.status === 'True' ? '' : (ready?.message ?? 'not reconciled yet'),
+    drift,
+  };
+}
+
+/** diff: which inputs changed (connection settings are taken out by the host wrapper), which replace. */
+export function diffInputs(olds: Partial<IPPoolOutputs>, news: Partial<IPPoolInputs>): { changes: boolean; replaces: string[] } {
+  const keys = ['name', ...SPEC_FIELDS, 'timeouts'] as const;
+  const changed = keys.filter((k) => stableStringify(olds[k]) !== stableStringify(news[k]));
+  const drifted = (olds.drift ?? []).length > 0;
+  return { changes: changed.length > 0 || drifted, replaces: changed.filter((k) => REPLACE_INPUTS.includes(k)) };
+}
