@@ -4,8 +4,8 @@
  * dynamic-provider host's contract holds (host/host-safe.ts), with `configure` receiving the stack config.
  *
  * PERMANENT CONTRACT: every Pulumi state written by the SDK holds code that requires this entry by name and
- * calls these exports and their methods (`machinePool`, `topologyLabels`, and later `loadBalancer`, `ipPool`).
- * Never rename or remove them (test/unit/provider/contract.test.ts pins them).
+ * calls these exports and their methods (`machinePool`, `topologyLabels`, `ipPool`, `loadBalancer`).
+ * Never rename or remove them (test/unit/provider/index.test.ts pins them).
  */
 import { hostSafe, type HostProvider } from './host/host-safe';
 import { createMachinePoolProvider } from './resources/machine-pool/handlers';
@@ -14,6 +14,8 @@ import { createTopologyLabelsProvider } from './resources/topology-labels/handle
 import { SECRET_INPUTS as TOPOLOGY_SECRETS } from './resources/topology-labels/model';
 import { createIPPoolProvider } from './resources/ip-pool/handlers';
 import { SECRET_INPUTS as IP_POOL_SECRETS } from './resources/ip-pool/model';
+import { createLoadBalancerProvider } from './resources/load-balancer/handlers';
+import { SECRET_INPUTS as LOAD_BALANCER_SECRETS } from './resources/load-balancer/model';
 
 /** The HarvesterMachinePool provider (inputs: MachinePoolArgs; outputs: MachinePoolOutputs). */
 export const machinePool: HostProvider = hostSafe(createMachinePoolProvider(), { resource: 'HarvesterMachinePool', secretInputs: MACHINE_POOL_SECRETS });
@@ -24,6 +26,9 @@ export const topologyLabels: HostProvider = hostSafe(createTopologyLabelsProvide
 /** The HarvesterIPPool provider (inputs: IPPoolArgs; outputs: IPPoolOutputs). */
 export const ipPool: HostProvider = hostSafe(createIPPoolProvider(), { resource: 'HarvesterIPPool', secretInputs: IP_POOL_SECRETS });
 
+/** The HarvesterLoadBalancer provider (inputs: LoadBalancerArgs; outputs: LoadBalancerOutputs). */
+export const loadBalancer: HostProvider = hostSafe(createLoadBalancerProvider(), { resource: 'HarvesterLoadBalancer', secretInputs: LOAD_BALANCER_SECRETS });
+
 export type { ResourceProvider, CheckResult, CheckFailure, DiffResult, CreateResult, ReadResult, UpdateResult, ID } from './core/types';
 export type { ConnectionSettings } from './core/connection';
 export type { HostProvider } from './host/host-safe';
@@ -32,3 +37,4 @@ export { ProviderError, ResourceInitError } from './core/errors';
 export * as machinePools from './resources/machine-pool';
 export * as topologyLabelSets from './resources/topology-labels';
 export * as ipPools from './resources/ip-pool';
+export * as loadBalancers from './resources/load-balancer';

@@ -36,7 +36,7 @@ import { SECRET_INPUTS, machinePoolSchema, type MachinePoolInputs } from './mode
 import { claimNamesOf } from './normalize';
 import { plannedNameConflicts } from './name-conflicts';
 import { observePool } from './observe';
-import { toOutputs, type MachinePoolOutputs } from './outputs';
+import { backendSelectorOf, toOutputs, type MachinePoolOutputs } from './outputs';
 import { planPool } from './plan';
 import { reconstructInputs } from './read-back';
 import { validateInputs } from './validate';
@@ -240,7 +240,7 @@ export function createMachinePoolProvider(options: MachinePoolProviderOptions = 
       const lost = (previous.machines ?? []).filter((m) => !seen.has(m.name)).map((m) => ({ name: m.name, index: m.index, zone: m.zone, phase: 'Missing', ready: false }));
       for (const m of lost) if (!drift.some((d) => d.includes(`/${m.name}:`))) drift.push(`VirtualMachine ${previous.namespace}/${m.name}: missing (deleted outside Pulumi)`);
       const machines = [...observed.statuses, ...lost].sort((a, b) => a.index - b.index);
-      const outs: MachinePoolOutputs = { ...previous, ...rebuilt, machines, readyCount: observed.statuses.filter((s) => s.ready).length, drift };
+      const outs: MachinePoolOutputs = { ...previous, ...rebuilt, machines, readyCount: observed.statuses.filter((s) => s.ready).length, drift, backendSelector: backendSelectorOf(previous) };
       const inputs = Object.fromEntries(Object.entries(outs).filter(([k]) => !OUTPUT_ONLY.has(k) && k in machinePoolSchema.shape));
       return { id, props: outs, inputs };
     },

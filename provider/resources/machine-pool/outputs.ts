@@ -5,6 +5,7 @@
  */
 import { secretDigest } from '../../core/hash';
 import { z } from 'zod';
+import { ownershipLabels } from './labels';
 import { machinePoolSchema, type MachinePoolInputs } from './model';
 
 /** What the cluster reports about one VM. */
@@ -30,6 +31,9 @@ export const machinePoolOutputsSchema = machinePoolSchema.omit({ userData: true,
   readyCount: z.number().int().describe('VMs Running with an IPv4 address.'),
   drift: z.array(z.string()).describe('Differences found by the last read between the cluster and the recorded inputs (one line each).'),
   cloudInitHash: z.string().optional().describe('Keyed digest of the rendered cloud-init user data every VM carries (agent and keys merged in). Secret.').meta({ secret: true }),
+  backendSelector: z.record(z.string(), z.array(z.string())).describe(
+    'Label selector of the pool\'s VMs (their VMIs carry these labels): give it to HarvesterLoadBalancer.backendServerSelector to put a load balancer in front of the pool.',
+  ),
 });
 
 /** The pool's outputs. */
@@ -40,7 +44,13 @@ export type MachinePoolOutputs = Omit<MachinePoolInputs, 'userData' | 'networkDa
   readyCount: number;
   drift: string[];
   cloudInitHash?: string;
+  backendSelector: Record<string, string[]>;
 };
+
+/** The selector of the pool's VMIs, in the shape of a load balancer's backendServerSelector. */
+export function backendSelectorOf(pool: { namespace: string; name: string }): Record<string, string[]> {
+  return Object.fromEntries(Object.entries(ownershipLabels(pool)).map(([k, v]) => [k, [v]]));
+}
 
 /** toOutputs builds outputs from inputs (defaults applied) and the observed VMs. */
 export function toOutputs(inputs: MachinePoolInputs, machines: MachineStatus[], drift: string[] = [], cloudInitHash?: string): MachinePoolOutputs {
@@ -50,6 +60,7 @@ export function toOutputs(inputs: MachinePoolInputs, machines: MachineStatus[], 
     machines: [...machines].sort((a, b) => a.index - b.index),
     readyCount: machines.filter((m) => m.ready).length,
     drift,
+    backendSelector: backendSelectorOf(inputs),
   };
   const salt = `${inputs.namespace}/${inputs.name}`;
   const userDataHash = secretDigest(userData, salt);

@@ -1,0 +1,207 @@
+/**
+ * HarvesterLoadBalancer's provider handlers (dynamic.ResourceProvider shape):
+ * model (model.ts) → pure rules and plan (validate.ts, plan.ts) → the API calls here.
+ *
+ * - check: every input rule at once; then against the cluster: the namespace, the named ipPool and network
+ *   exist, and a load balancer of that name we do not own is reported with the ways out. Nothing is written.
+ * - diff: ipam (Harvester refuses changing it in place), name and namespace replace, deleting the old one first
+ *   (the name is fixed, and the old address must be released).
+ * - create/update: the object with ownership labels (update: a merge patch of spec and our annotation), then a
+ *   watch until an address is allocated and the load balancer is Ready; a timeout says which of "no pool
+ *   matches", "pool exhausted", "DHCP gave nothing" or "no backend runs" held it back.
+ * - read: one GET; the live spec as inputs, so an out-of-band edit shows per property after a refresh.
+ * - delete: deletes it and waits until it is gone (Harvester's finalizer releases the address first).
+ */
+import { waitFor, waitForDeletion } from '../../await';
+import { HarvesterClient } from '../../client/harvester-client';
+import type { LoadBalancer } from '../../client/objects';
+import { assertOwned, isOwnedBy, notOwnedError } from '../../client/ownership';
+import { connectionFor } from '../../core/connection';
+import { parseDuration } from '../../core/duration';
+import { ProviderError, errorMessage } from '../../core/errors';
+import { unchangedReferencesDropped } from '../../core/input-errors';
+import type { CheckFailure, CheckResult, CreateResult, DiffResult, ReadResult, UpdateResult } from '../../core/types';
+import { isUnknown } from '../../core/unknowns';
+import { OUTPUT_ONLY, loadBalancerSchema, type LoadBalancerInputs, type LoadBalancerOutputs } from './model';
+import { NETWORK_ANNOTATION, desiredLoadBalancer, desiredSpec, diffInputs, driftOf, lbOwner, liveInputs, readyOf, toOutputs } from './plan';
+import { validateInputs } from './validate';
+
+type Raw = Record<string, unknown>;
+
+export interface LoadBalancerProviderOptions {
+  connect?: (options: { kubeconfig?: string; context?: string }) => Promise<HarvesterClient>;
+  onProgress?: (line: string) => void;
+}
+
+function userInputs(raw: Raw | undefined): Raw {
+  return Object.fromEntries(Object.entries(raw ?? {}).filter(([k]) => !k.startsWith('__')));
+}
+
+function parseInputs(raw: Raw): LoadBalancerInputs {
+  const v = validateInputs(raw);
+  if (v.inputs) return v.inputs;
+  throw new ProviderError('InvalidInputs', `The HarvesterLoadBalancer inputs are invalid:\n${v.failures.map((f) => `  - ${f.reason}`).join('\n')}\n`, {
+    fix: 'Fix the inputs above and run again.',
+  });
+}
+
+const fail = (property: string, reason: string): CheckFailure => ({ property, reason: `${property}: ${reason}` });
+
+/** Why a load balancer is not Ready yet, in the user's terms (the controller's message kept). */
+export function explainNotReady(lb: LoadBalancer | undefined, inputs: LoadBalancerInputs): string {
+  const { message } = readyOf(lb);
+  if (/no matched IPPool/i.test(message)) {
+    return `no IP pool matches it (tried: ${inputs.ipPool ? `pool ${inputs.ipPool}` : `network ${inputs.network ?? '(none)'}, namespace ${inputs.namespace}, then the global pool`}): create a HarvesterIPPool whose selector matches, or set ipPool (${message})`;
+  }
+  if (/no available IP|no IP addresses available/i.test(message)) return `the IP pool is exhausted: widen its ranges or free an address (${message})`;
+  if (inputs.ipam === 'dhcp' && !lb?.status?.address) return `DHCP gave no address yet: check the DHCP server of the VM network${inputs.network ? ` ${inputs.network}` : ''} (${message})`;
+  if (/backend/i.test(message)) return `${message}: no running VM matches backendServerSelector ${JSON.stringify(inputs.backendServerSelector)} in namespace ${inputs.namespace}`;
+  return message;
+}
+
+export function createLoadBalancerProvider(options: LoadBalancerProviderOptions = {}) {
+  const connect = options.connect ?? ((o: { kubeconfig?: string; context?: string }) => HarvesterClient.connect(connectionFor(o)));
+  const clientFor = (props: Partial<LoadBalancerInputs>) => connect({ kubeconfig: props.kubeconfig, context: props.context });
+
+  async function clusterFailures(inputs: LoadBalancerInputs, client: HarvesterClient): Promise<CheckFailure[]> {
+    const out: CheckFailure[] = [];
+    if (!(await client.namespaces.get(inputs.namespace))) out.push(fail('namespace', `namespace ${inputs.namespace} does not exist: create it, or choose an existing one`));
+    if (inputs.ipPool && !(await client.ipPools.get(inputs.ipPool))) out.push(fail('ipPool', `IPPool ${inputs.ipPool} does not exist: create it (a HarvesterIPPool), or leave ipPool out to let Harvester choose`));
+    if (inputs.network) {
+      const [ns, name] = inputs.network.split('/');
+      if (!(await client.networks.get(name, ns))) out.push(fail('network', `VM network ${inputs.network} does not exist: name an existing NetworkAttachmentDefinition`));
+    }
+    const same = await client.loadBalancers.get(inputs.name, inputs.namespace);
+    if (same && !isOwnedBy(same, lbOwner(inputs.name))) {
+      const err = notOwnedError(same, lbOwner(inputs.name), 'manage', 'LoadBalancer');
+      out.push(fail('name', `${err.message} Or delete it (\`kubectl delete lb -n ${inputs.namespace} ${inputs.name}\`) if nothing uses it.`));
+    }
+    return out;
+  }
+
+  async function waitReady(client: HarvesterClient, inputs: LoadBalancerInputs, op: 'create' | 'update'): Promise<LoadBalancer> {
+    const [lb] = await waitFor<LoadBalancer>({
+      resource: client.loadBalancers,
+      namespace: inputs.namespace,
+      name: inputs.name,
+      timeoutMs: parseDuration(inputs.timeouts[op]) ?? 300_000,
+      what: `LoadBalancer ${inputs.namespace}/${inputs.name} to get an address and be Ready`,
+      timeoutOption: `timeouts.${op}`,
+      onProgress: options.onProgress,
+      check: ([current]) => {
+        const { ready } = readyOf(current);
+        const address = current?.status?.address ?? '';
+        const poolMatches = inputs.ipam === 'dhcp' || !inputs.ipPool || current?.status?.allocatedAddress?.ipPool === inputs.ipPool;
+        if (ready && address && poolMatches) return { done: true, description: `LoadBalancer ${inputs.namespace}/${inputs.name} serves on ${address}` };
+        const why = explainNotReady(current, inputs);
+        return { done: false, description: `LoadBalancer ${inputs.namespace}/${inputs.name}: ${why}`, pending: [why] };
+      },
+    });
+    return lb;
+  }
+
+  return {
+    async check(olds: Raw, news: Raw): Promise<CheckResult<Raw>> {
+      const raw = userInputs(news);
+      const v = validateInputs(raw);
+      const failures = [...v.failures];
+      if (!failures.length && v.inputs && !isUnknown(raw.kubeconfig) && !isUnknown(raw.context)) {
+        try {
+          const client = await clientFor(v.inputs);
+          failures.push(...unchangedReferencesDropped(await clusterFailures(v.inputs, client), userInputs(olds), raw));
+        } catch (err) {
+          failures.push({ property: '', reason: `cannot check the inputs against the Harvester cluster: ${errorMessage(err)}` });
+        }
+      }
+      if (failures.length) return { inputs: news, failures };
+      return { inputs: (v.inputs as unknown as Raw) ?? raw };
+    },
+
+    async diff(_id: string, olds: Raw, news: Raw): Promise<DiffResult> {
+      const d = diffInputs(olds as Partial<LoadBalancerOutputs>, userInputs(news) as Partial<LoadBalancerInputs>);
+      return { changes: d.changes, replaces: d.replaces, deleteBeforeReplace: d.replaces.length > 0 };
+    },
+
+    async create(raw: Raw): Promise<CreateResult<LoadBalancerOutputs>> {
+      const inputs = parseInputs(userInputs(raw));
+      const client = await clientFor(inputs);
+      const existing = await client.loadBalancers.get(inputs.name, inputs.namespace);
+      if (existing) {
+        // A retry after a create that failed part-way: ours, so bring it to the inputs.
+        assertOwned(existing, lbOwner(inputs.name), 'create', 'LoadBalancer');
+        await patchToInputs(client, inputs, existing);
+      } else {
+        await client.loadBalancers.create(desiredLoadBalancer(inputs));
+      }
+      return { id: `${inputs.namespace}/${inputs.name}`, outs: toOutputs(inputs, await waitReady(client, inputs, 'create')) };
+    },
+
+    async read(id: string, props?: Raw): Promise<ReadResult<LoadBalancerOutputs>> {
+      const recorded = (props ?? {}) as Partial<LoadBalancerOutputs>;
+      const [ns, name] = id.includes('/') ? id.split('/', 2) : [recorded.namespace ?? 'default', id];
+      const client = await clientFor(recorded);
+      const live = await client.loadBalancers.get(recorded.name ?? name, recorded.namespace ?? ns);
+      if (!live) return {};
+      const [lbNamespace, lbName] = [recorded.namespace ?? ns, recorded.name ?? name];
+      const importing = recorded.listeners === undefined;
+      const base = loadBalancerSchema.parse({
+        name: lbName,
+        namespace: lbNamespace,
+        ...liveInputs(live),
+        timeouts: recorded.timeouts,
+        kubeconfig: recorded.kubeconfig,
+        context: recorded.context,
+      });
+      const drift = importing ? [] : driftOf(recorded as LoadBalancerInputs, live);
+      const outs = toOutputs(base, live, drift);
+      const inputs = Object.fromEntries(Object.entries(outs).filter(([k, v]) => !OUTPUT_ONLY.includes(k) && v !== undefined));
+      return { id: `${lbNamespace}/${lbName}`, props: outs, inputs };
+    },
+
+    async update(_id: string, _olds: Raw, news: Raw): Promise<UpdateResult<LoadBalancerOutputs>> {
+      const inputs = parseInputs(userInputs(news));
+      const client = await clientFor(inputs);
+      const live = await client.loadBalancers.get(inputs.name, inputs.namespace);
+      if (!live) await client.loadBalancers.create(desiredLoadBalancer(inputs));
+      else {
+        assertOwned(live, lbOwner(inputs.name), 'update', 'LoadBalancer');
+        await patchToInputs(client, inputs, live);
+      }
+      return { outs: toOutputs(inputs, await waitReady(client, inputs, 'update')) };
+    },
+
+    async delete(id: string, props: Raw): Promise<void> {
+      const recorded = props as Partial<LoadBalancerOutputs>;
+      const [ns, name] = id.includes('/') ? id.split('/', 2) : [recorded.namespace ?? 'default', id];
+      const client = await clientFor(recorded);
+      const live = await client.loadBalancers.get(recorded.name ?? name, recorded.namespace ?? ns);
+      const [lbNamespace, lbName] = [recorded.namespace ?? ns, recorded.name ?? name];
+      if (!live || !isOwnedBy(live, lbOwner(lbName))) return; // never delete what we do not own
+      await client.loadBalancers.delete(lbName, { namespace: lbNamespace, owner: lbOwner(lbName) });
+      await waitForDeletion<LoadBalancer>({
+        resource: client.loadBalancers,
+        namespace: lbNamespace,
+        name: lbName,
+        timeoutMs: parseDuration(recorded.timeouts?.delete ?? '5m') ?? 300_000,
+        timeoutOption: 'timeouts.delete',
+        what: `LoadBalancer ${lbNamespace}/${lbName} to be deleted and its address released`,
+      });
+    },
+  };
+}
+
+/** A merge patch of the spec (lists replaced wholesale, removed optionals nulled) and our network annotation. */
+async function patchToInputs(client: HarvesterClient, inputs: LoadBalancerInputs, live: LoadBalancer): Promise<void> {
+  const desired = desiredSpec(inputs);
+  // A merge patch merges maps: selector keys that left the inputs must be nulled to go.
+  const selector: Record<string, string[] | null> = { ...desired.backendServerSelector };
+  for (const key of Object.keys(live.spec?.backendServerSelector ?? {})) if (!(key in selector)) selector[key] = null;
+  const spec = { ...desired, backendServerSelector: selector, description: inputs.description ?? null, ipPool: inputs.ipPool ?? null, healthCheck: inputs.healthCheck ?? null };
+  await client.loadBalancers.mergePatch(
+    inputs.name,
+    { metadata: { annotations: { [NETWORK_ANNOTATION]: inputs.network ?? null } }, spec },
+    { namespace: inputs.namespace, owner: lbOwner(inputs.name) },
+  );
+}
+
+export type LoadBalancerProvider = ReturnType<typeof createLoadBalancerProvider>;

@@ -1,0 +1,84 @@
+/**
+ * The HarvesterLoadBalancer inputs and outputs: the one source of truth (types, check, schema.json, README).
+ * A Harvester load balancer (`loadbalancer.harvesterhci.io/v1beta1`, workloadType vm) gives VMs selected by
+ * labels an address from an IP pool or from DHCP (harvester-api.md §C.1, §C.3, §C.4).
+ */
+import { z } from 'zod';
+import { connectionInputs } from '../../core/connection-inputs';
+import { DURATION_PATTERN } from '../../core/duration';
+import { inputsFlagged } from '../../core/input-flags';
+
+const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+const NAMESPACED = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?\/[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/;
+const port = (what: string) => z.number().int().min(1, { error: `${what} must be 1–65535` }).max(65535, { error: `${what} must be 1–65535` });
+
+export const listenerSchema = z.strictObject({
+  name: z.string().min(1).max(63).regex(DNS_LABEL, { error: 'must be a lower-case DNS label, e.g. "https"' }).describe('Listener name, unique in the load balancer. Required.'),
+  port: port('port').describe('Port the load balancer listens on (1–65535). Unique per protocol. Required.'),
+  protocol: z.enum(['TCP', 'UDP']).default('TCP').describe('Protocol. Default "TCP".'),
+  backendPort: port('backendPort').describe('Port on the backend VMs (1–65535). Unique per protocol. Required.'),
+});
+
+/** Harvester's mutator fills zero fields with these (load-balancer-harvester pkg/webhook/loadbalancer/mutator.go). */
+export const HEALTH_CHECK_DEFAULTS = { successThreshold: 2, failureThreshold: 2, periodSeconds: 1, timeoutSeconds: 1 } as const;
+
+export const healthCheckSchema = z.strictObject({
+  port: port('healthCheck.port').describe('Backend port probed over TCP; must be the backendPort of a TCP listener. Required.'),
+  successThreshold: z.number().int().min(1).default(HEALTH_CHECK_DEFAULTS.successThreshold).describe('Probes that must succeed to mark a backend healthy. Default 2 (Harvester\'s webhook default).'),
+  failureThreshold: z.number().int().min(1).default(HEALTH_CHECK_DEFAULTS.failureThreshold).describe('Probes that must fail to mark a backend unhealthy. Default 2.'),
+  periodSeconds: z.number().int().min(1).default(HEALTH_CHECK_DEFAULTS.periodSeconds).describe('Seconds between probes. Default 1.'),
+  timeoutSeconds: z.number().int().min(1).default(HEALTH_CHECK_DEFAULTS.timeoutSeconds).describe('Seconds before a probe fails. Default 1.'),
+});
+
+export const loadBalancerSchema = z.strictObject({
+  ...connectionInputs,
+  name: z.string().max(63).regex(DNS_LABEL, { error: 'must be a lower-case DNS label (a-z, 0-9, "-"), e.g. "web"' }).meta({ replaceOnChanges: true }).describe(
+    'LoadBalancer name. Required. A change replaces the load balancer.',
+  ),
+  namespace: z.string().max(63).regex(DNS_LABEL, { error: 'must be a lower-case DNS label, e.g. "default"' }).default('default').meta({ replaceOnChanges: true }).describe(
+    'Namespace of the load balancer and of the VMs it selects. Default "default". A change replaces the load balancer.',
+  ),
+  description: z.string().max(1024).optional().describe('Free text shown in the Harvester UI. Default none. A change updates in place.'),
+  ipam: z.enum(['pool', 'dhcp']).default('pool').meta({ replaceOnChanges: true }).describe(
+    'Where the address comes from: an IP pool, or DHCP on the VM network. Default "pool". Harvester refuses changing it in place, so a change ' +
+      'replaces the load balancer (the old one is deleted first and its address released).',
+  ),
+  ipPool: z.string().max(63).regex(DNS_LABEL, { error: 'must be an IPPool name' }).optional().describe(
+    'IP pool to take the address from (ipam "pool"). Default: chosen as Harvester chooses — pools whose selector matches the network and ' +
+      'namespace, highest priority first, the global pool last. A change moves the address to the new pool in place.',
+  ),
+  network: z.string().regex(NAMESPACED, { error: 'must be a VM network as "namespace/name", e.g. "default/vm-net"' }).optional().describe(
+    'VM network of the backends ("namespace/name"); pools with a matching selector.network are preferred. Default none. A change updates in place.',
+  ),
+  listeners: z.array(listenerSchema).min(1, { error: 'must list at least one listener, e.g. [{ name: "http", port: 80, backendPort: 8080 }]' }).describe(
+    'Ports the load balancer serves. Names, protocol:port and protocol:backendPort must be unique. Required. A change updates in place.',
+  ),
+  backendServerSelector: z.record(z.string(), z.array(z.string()).min(1)).describe(
+    'Labels selecting the backend VMs (each key: one of these values), e.g. a HarvesterMachinePool\'s `backendSelector` output. Required. A change updates in place.',
+  ),
+  healthCheck: healthCheckSchema.optional().describe('TCP health check of the backends. Default none. A change updates in place.'),
+  timeouts: z.strictObject({
+    create: z.string().regex(DURATION_PATTERN).default('5m').describe('Until an address is allocated and the load balancer is Ready. Default "5m".'),
+    update: z.string().regex(DURATION_PATTERN).default('5m').describe('Until it is Ready again. Default "5m".'),
+    delete: z.string().regex(DURATION_PATTERN).default('5m').describe('Until it is gone and its address released. Default "5m".'),
+  }).default({ create: '5m', update: '5m', delete: '5m' }).describe('Bounds of every wait. Default 5m each.'),
+});
+
+export type LoadBalancerInputs = z.output<typeof loadBalancerSchema>;
+export type LoadBalancerArgs = z.input<typeof loadBalancerSchema>;
+
+export const loadBalancerOutputsSchema = loadBalancerSchema.extend({
+  address: z.string().describe('The address the load balancer serves on ("" until allocated).'),
+  allocatedPool: z.string().describe('IP pool the address came from ("" for DHCP).'),
+  mask: z.string().describe('Netmask of the allocated address ("" for DHCP).'),
+  gateway: z.string().describe('Gateway of the allocated address ("" when none).'),
+  backendServers: z.array(z.string()).describe('Addresses of the running backend VMs.'),
+  ready: z.boolean().describe('The Ready condition is True.'),
+  message: z.string().describe('The Ready condition\'s message (empty when ready).'),
+  drift: z.array(z.string()).describe('Differences found by the last read between the live load balancer and the recorded inputs.'),
+});
+export type LoadBalancerOutputs = z.output<typeof loadBalancerOutputsSchema>;
+
+export const SECRET_INPUTS = inputsFlagged(loadBalancerSchema, 'secret');
+export const REPLACE_INPUTS = inputsFlagged(loadBalancerSchema, 'replaceOnChanges');
+export const OUTPUT_ONLY: readonly string[] = Object.keys(loadBalancerOutputsSchema.shape).filter((k) => !(k in loadBalancerSchema.shape));

@@ -1,0 +1,57 @@
+/**
+ * check's pure rules for a load balancer, mirroring the LoadBalancer webhook (load-balancer-harvester
+ * pkg/webhook/loadbalancer/validator.go; harvester-api.md §C.3) so a bad one is refused at preview, on its field:
+ * unique listener names, protocol:port and protocol:backendPort; a health-check port that is a TCP listener's
+ * backendPort; an ipPool only with ipam "pool".
+ */
+import { formatPath } from '../../core/input-errors';
+import type { CheckFailure } from '../../core/types';
+import { isUnknown } from '../../core/unknowns';
+import { validateWithModel } from '../../core/validate-model';
+import { SECRET_INPUTS, loadBalancerSchema } from './model';
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+export function crossFieldFailures(user: Obj): CheckFailure[] {
+  const out: CheckFailure[] = [];
+  const fail = (property: string, reason: string) => out.push({ property, reason: `${property}: ${reason}` });
+  const listeners = Array.isArray(user.listeners) ? user.listeners.filter(isObj) : [];
+  const seen = new Map<string, number>();
+  listeners.forEach((l, i) => {
+    const protocol = typeof l.protocol === 'string' ? l.protocol : 'TCP';
+    const keys: [string, unknown, string][] = [
+      ['name', l.name, `name ${JSON.stringify(l.name)}`],
+      ['port', l.port, `${protocol} port ${l.port}`],
+      ['backendPort', l.backendPort, `${protocol} backendPort ${l.backendPort}`],
+    ];
+    for (const [field, value, label] of keys) {
+      if (value === undefined || isUnknown(value) || isUnknown(l.protocol)) continue;
+      const key = field === 'name' ? `name:${value}` : `${field}:${protocol}:${value}`;
+      const first = seen.get(key);
+      if (first !== undefined) fail(formatPath(['listeners', i, field]), `${label} is already used by listeners[${first}] (the webhook refuses duplicates): choose another`);
+      else seen.set(key, i);
+    }
+  });
+  const hc = isObj(user.healthCheck) ? user.healthCheck : undefined;
+  if (hc && typeof hc.port === 'number' && !listeners.some((l) => isUnknown(l.backendPort) || isUnknown(l.protocol))) {
+    const tcpBackends = listeners.filter((l) => (l.protocol ?? 'TCP') === 'TCP').map((l) => l.backendPort);
+    if (!tcpBackends.includes(hc.port)) {
+      const udp = listeners.some((l) => l.protocol === 'UDP' && l.backendPort === hc.port);
+      fail('healthCheck.port', udp
+        ? `${hc.port} is the backendPort of a UDP listener; health checks are TCP only: probe a TCP listener's backendPort (${tcpBackends.join(', ') || 'none'})`
+        : `${hc.port} is not the backendPort of any TCP listener: use one of ${tcpBackends.join(', ') || '(no TCP listener)'}`);
+    }
+  }
+  if (user.ipam === 'dhcp' && user.ipPool !== undefined && !isUnknown(user.ipPool)) {
+    fail('ipPool', 'is set but ipam is "dhcp", which takes no pool: remove ipPool, or set ipam to "pool"');
+  }
+  if (isObj(user.backendServerSelector) && Object.keys(user.backendServerSelector).length === 0) {
+    fail('backendServerSelector', 'is empty, so it would select no VM: give labels of the backends, e.g. a HarvesterMachinePool\'s backendSelector output');
+  }
+  return out;
+}
+
+export function validateInputs(raw: Record<string, unknown>) {
+  return validateWithModel(loadBalancerSchema, raw, { secretInputs: SECRET_INPUTS, crossField: crossFieldFailures });
+}
