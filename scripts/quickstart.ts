@@ -57,9 +57,9 @@ export async function runQuickstart(options: StoryOptions = {}): Promise<{ scrat
 
     title(1, 'pulumi preview: what would be created');
     let r = await engine.run('preview');
-    expect(r.ok && r.changes === 2, `the first preview should plan 2 creates, got ${JSON.stringify(r.counts)}`);
+    expect(r.ok && r.changes === 4, `the first preview should plan 4 creates, got ${JSON.stringify(r.counts)}`);
 
-    title(2, 'pulumi up: topology labels on the hosts, then 3 VMs over the 3 zones they define');
+    title(2, 'pulumi up: topology labels on the hosts, 3 VMs over the zones they define, an IP pool, a load balancer in front of the VMs');
     r = await engine.run('up');
     expect(r.ok, 'up failed');
 
@@ -69,19 +69,21 @@ export async function runQuickstart(options: StoryOptions = {}): Promise<{ scrat
     say('  kubectl delete vm workers-1                                      (a VM of the pool deleted)');
     await client.nodes.mergePatch('harvester-node-2', { metadata: { labels: { 'topology.kubernetes.io/zone': 'moved-by-hand' } } });
     say('  kubectl label node harvester-node-2 topology.kubernetes.io/zone=moved-by-hand --overwrite');
+    await client.loadBalancers.mergePatch('workers-api', { spec: { healthCheck: { periodSeconds: 30 } } }, { namespace: 'default' });
+    say('  kubectl patch lb workers-api --type merge -p \'{"spec":{"healthCheck":{"periodSeconds":30}}}\'  (a health check edited)');
 
     title(4, 'pulumi refresh: the live cluster read back, drift shown per property');
     r = await engine.run('refresh');
-    expect(r.ok && r.changes >= 2, `refresh should see both changes, got ${JSON.stringify(r.counts)}`);
+    expect(r.ok && r.changes >= 3, `refresh should see the three changes, got ${JSON.stringify(r.counts)}`);
 
     title(5, 'pulumi preview --expect-no-changes: the drift gate trips');
     r = await engine.run('preview', { expectNoChanges: true });
-    expect(!r.ok && r.changes >= 1, `the drift gate should fail on the 2 drifted resources, got ${JSON.stringify(r.counts)}`);
+    expect(!r.ok && r.changes >= 1, `the drift gate should fail on the 3 drifted resources, got ${JSON.stringify(r.counts)}`);
     say('  (exit code 1 in CI: the gate did its job)');
 
     title(6, 'pulumi up: heals exactly what drifted');
     r = await engine.run('up');
-    expect(r.ok && r.changes === 2, `up should update 2 resources, got ${JSON.stringify(r.counts)}`);
+    expect(r.ok && r.changes === 3, `up should update 3 resources, got ${JSON.stringify(r.counts)}`);
 
     title(7, 'pulumi preview --refresh --expect-no-changes: the gate is green again');
     r = await engine.run('preview', { refresh: true, expectNoChanges: true });
@@ -92,7 +94,7 @@ export async function runQuickstart(options: StoryOptions = {}): Promise<{ scrat
     expect(r.ok, 'destroy failed');
     const left = await leftovers(client);
     expect(left.length === 0, `left behind: ${left.join(', ')}`);
-    say('  no VM, VMI, cloud-init Secret or volume of the pool remains; the hosts carry their labels from before the stack.');
+    say('  no VM, cloud-init Secret, volume, load balancer or IP pool remains; the hosts carry their labels from before the stack.');
     options.afterStep?.(step, scratch);
     say('');
     say('Quickstart complete.');
@@ -121,6 +123,8 @@ async function leftovers(client: HarvesterClient): Promise<string[]> {
     ...names('Secret', (await client.secrets.list(opts)).items),
     ...names('PersistentVolumeClaim', (await client.persistentVolumeClaims.list(opts)).items),
   ];
+  left.push(...names('LoadBalancer', (await client.loadBalancers.list({ namespace: 'default' })).items));
+  left.push(...names('IPPool', (await client.ipPools.list({})).items));
   for (const node of (await client.nodes.list({})).items) {
     const zone = node.metadata?.labels?.['topology.kubernetes.io/zone'] ?? '';
     if (zone.startsWith('eu-west')) left.push(`zone label ${zone} on ${node.metadata?.name}`);

@@ -6,16 +6,12 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
-import { machinePoolSchema } from '../provider/resources/machine-pool/model';
-import { topologyLabelsSchema } from '../provider/resources/topology-labels/model';
+import { RESOURCES } from '../sdk/registry';
 
 type JsonSchema = Record<string, any>;
 
 /** The documented resources: README marker id → zod model. */
-export const DOCUMENTED_RESOURCES: Record<string, z.ZodType> = {
-  'machinePool inputs': machinePoolSchema,
-  'topologyLabels inputs': topologyLabelsSchema,
-};
+export const DOCUMENTED_RESOURCES: Record<string, z.ZodType> = Object.fromEntries(RESOURCES.map((r) => [`${r.exportName} inputs`, r.inputs]));
 
 function typeOf(s: JsonSchema): string {
   // A schema shared by reference (e.g. Kubernetes affinity types) is named by its definition.

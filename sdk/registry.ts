@@ -12,6 +12,8 @@ import type { z } from 'zod';
 import { machinePoolSchema } from '../provider/resources/machine-pool/model';
 import { machinePoolOutputsSchema } from '../provider/resources/machine-pool/outputs';
 import { topologyLabelsOutputsSchema, topologyLabelsSchema } from '../provider/resources/topology-labels/model';
+import { ipPoolOutputsSchema, ipPoolSchema } from '../provider/resources/ip-pool/model';
+import { loadBalancerOutputsSchema, loadBalancerSchema } from '../provider/resources/load-balancer/model';
 
 /** One resource of the package. */
 export interface ResourceEntry {
@@ -46,6 +48,26 @@ export const RESOURCES: readonly ResourceEntry[] = [
       'restored on delete), optionally verified on the nodes of a guest cluster that the Harvester cloud provider syncs them to.',
     inputs: topologyLabelsSchema,
     outputs: topologyLabelsOutputsSchema,
+    nameInput: 'name',
+  },
+  {
+    className: 'HarvesterIPPool',
+    exportName: 'ipPool',
+    description:
+      'A Harvester load-balancer IP pool (cluster-scoped): address ranges and which load balancers may draw from them. The IPPool webhook\'s rules ' +
+      'are checked at preview; updates touch the spec only, never the allocation record; delete is refused while addresses are allocated.',
+    inputs: ipPoolSchema,
+    outputs: ipPoolOutputsSchema,
+    nameInput: 'name',
+  },
+  {
+    className: 'HarvesterLoadBalancer',
+    exportName: 'loadBalancer',
+    description:
+      'Harvester\'s built-in load balancer in front of VMs selected by labels (e.g. a HarvesterMachinePool\'s backendSelector), with an address ' +
+      'from an IP pool or DHCP and a TCP health check. An ipam change replaces it (the old one is deleted first, its address released).',
+    inputs: loadBalancerSchema,
+    outputs: loadBalancerOutputsSchema,
     nameInput: 'name',
   },
 ];

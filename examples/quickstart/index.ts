@@ -6,7 +6,7 @@
  *                                   `pulumi config set --secret harvester:kubeconfig "$(cat kubeconfig)"`
  *
  * Defaults fit the emulator's seed; on a real Harvester set the quickstart:* config keys to your hosts,
- * image and network (README "Quickstart").
+ * image, network and a free address range (README "Quickstart").
  */
 import * as pulumi from '@pulumi/pulumi';
 import * as harvester from 'harvester-iac';
@@ -38,6 +38,22 @@ const workers = new harvester.HarvesterMachinePool('workers', {
   userData: '#cloud-config\npackage_update: true\nruncmd:\n  - echo "hello from harvester-iac"\n',
 });
 
+// An IP pool on the VM network, and Harvester's load balancer in front of the pool's VMs (the guest cluster's
+// API server port), with a TCP health check.
+const addresses = new harvester.HarvesterIPPool('quickstart-pool', {
+  ranges: [{ subnet: config.get('subnet') ?? '172.16.100.0/24', rangeStart: config.get('rangeStart') ?? '172.16.100.200', rangeEnd: config.get('rangeEnd') ?? '172.16.100.220' }],
+  selector: { network, scope: [{ namespace: 'default' }] },
+});
+
+const apiServer = new harvester.HarvesterLoadBalancer('workers-api', {
+  network,
+  ipPool: addresses.name,
+  listeners: [{ name: 'kube-api', port: 6443, backendPort: 6443 }],
+  backendServerSelector: workers.backendSelector,
+  healthCheck: { port: 6443 },
+});
+
 export const zones = site.zones;
+export const apiServerAddress = apiServer.address;
 export const workerAddresses = workers.machines.apply((machines) => machines.map((m) => `${m.name} ${m.zone ?? '-'} ${m.ip ?? 'no address'}`));
 export const readyWorkers = workers.readyCount;

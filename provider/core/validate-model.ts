@@ -6,7 +6,7 @@
 import type { z } from 'zod';
 import type { CheckFailure } from './types';
 import { inputErrorMap, issuesToFailures, schemaKeys } from './input-errors';
-import { containsUnknown } from './unknowns';
+import { containsUnknown, isUnknown } from './unknowns';
 
 type Obj = Record<string, unknown>;
 
@@ -15,6 +15,25 @@ export interface ModelValidation<T> {
   inputs?: T;
   failures: CheckFailure[];
   hasUnknowns: boolean;
+  /** Preview with unknown top-level inputs: the known ones with defaults applied, the unknown ones as they are. */
+  previewInputs?: Obj;
+}
+
+/**
+ * The known top-level inputs with the model's defaults applied and the unknown ones put back, so a preview's
+ * old-vs-new comparison (the engine's display, and diff's replace decision) sees only what really changes rather
+ * than every defaulted field as removed. Undefined when an unknown sits deeper than the top level.
+ */
+export function withDefaultsAroundUnknowns(model: z.ZodType, user: Obj): Obj | undefined {
+  const unknownKeys = Object.keys(user).filter((k) => isUnknown(user[k]));
+  const known = Object.fromEntries(Object.entries(user).filter(([k]) => !unknownKeys.includes(k)));
+  if (containsUnknown(known)) return undefined;
+  // The unknown inputs may be required ones: they are left out of this parse (and put back below).
+  const partial = (model as unknown as { partial?: (mask: Record<string, true>) => z.ZodType }).partial;
+  const schema = partial && unknownKeys.length ? partial.call(model, Object.fromEntries(unknownKeys.map((k) => [k, true as const]))) : model;
+  const parsed = schema.safeParse(known);
+  if (!parsed.success) return undefined;
+  return { ...(parsed.data as Obj), ...Object.fromEntries(unknownKeys.map((k) => [k, user[k]])) };
 }
 
 export function validateWithModel<S extends z.ZodType>(
@@ -29,5 +48,6 @@ export function validateWithModel<S extends z.ZodType>(
   const seen = new Set(failures.map((f) => f.property));
   for (const f of options.crossField?.(user) ?? []) if (!seen.has(f.property)) failures.push(f);
   const inputs = parsed.success && failures.length === 0 && !hasUnknowns ? (parsed.data as z.output<S>) : undefined;
-  return { inputs, failures, hasUnknowns };
+  const previewInputs = hasUnknowns && failures.length === 0 ? withDefaultsAroundUnknowns(model, user) : undefined;
+  return { inputs, failures, hasUnknowns, previewInputs };
 }

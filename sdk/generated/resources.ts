@@ -425,6 +425,8 @@ export class HarvesterMachinePool extends pulumi.dynamic.Resource {
   declare readonly drift: pulumi.Output<string[]>;
   /** Keyed digest of the rendered cloud-init user data every VM carries (agent and keys merged in). Secret. */
   declare readonly cloudInitHash: pulumi.Output<string | undefined>;
+  /** Label selector of the pool's VMs (their VMIs carry these labels): give it to HarvesterLoadBalancer.backendServerSelector to put a load balancer in front of the pool. */
+  declare readonly backendSelector: pulumi.Output<Record<string, string[]>>;
 
   /** Creates (or, with `opts.id`, reads) a HarvesterMachinePool named `name`. */
   constructor(name: string, args: HarvesterMachinePoolArgs, opts?: pulumi.CustomResourceOptions) {
@@ -548,5 +550,259 @@ export class TopologyLabels extends pulumi.dynamic.Resource {
   /** Looks up (imports) an existing TopologyLabels by id; its inputs are read back from the cluster. */
   static get(name: string, id: pulumi.Input<pulumi.ID>, opts?: pulumi.CustomResourceOptions): TopologyLabels {
     return new TopologyLabels(name, undefined as unknown as TopologyLabelsArgs, { ...opts, id });
+  }
+}
+
+/** The arguments of HarvesterIPPool. */
+export interface HarvesterIPPoolArgs {
+  /** Per-resource override of the Harvester connection (a stack spanning several clusters): kubeconfig YAML content or a file path. Secret. Default: stack config harvester:kubeconfig, then $KUBECONFIG, then ~/.kube/config. Prefer stack config: rotating it needs no change here. Not part of the diff: a change updates nothing on the cluster. */
+  kubeconfig?: pulumi.Input<string>;
+  /** Per-resource override of the kubeconfig context. Default: stack config harvester:context, then the kubeconfig's current-context. */
+  context?: pulumi.Input<string>;
+  /** IPPool name (cluster-scoped). Required. A change replaces the pool (the old one goes first: its allocations must be released). In the SDK it defaults to the resource's name. */
+  name?: pulumi.Input<string>;
+  /** Free text shown in the Harvester UI. Default none. A change updates in place. */
+  description?: pulumi.Input<string>;
+  /** Address ranges. No two may overlap, here or with another pool. Required. A change updates in place; addresses already allocated must stay inside. */
+  ranges: pulumi.Input<pulumi.Input<{
+    /** IPv4 subnet in CIDR notation, e.g. "192.168.100.0/24". Required. */
+    subnet: pulumi.Input<string>;
+    /** First address handed out, inside the subnet. Default: the subnet's first usable address. */
+    rangeStart?: pulumi.Input<string>;
+    /** Last address handed out, inside the subnet and not before rangeStart. Default: the subnet's last usable address. */
+    rangeEnd?: pulumi.Input<string>;
+    /** Gateway of the subnet, inside it and outside rangeStart…rangeEnd. Default: none given (Harvester skips the subnet's first address). */
+    gateway?: pulumi.Input<string>;
+  }>[]>;
+  /** Which load balancers draw from this pool. Default: priority 0, no network, no scope. A change updates in place. */
+  selector?: pulumi.Input<{
+    /** VM network ("namespace/name") whose load balancers this pool serves. Default: none (any network). */
+    network?: pulumi.Input<string>;
+    /** Among matching pools the highest priority wins; a non-zero priority must be unique among pools. Default 0. */
+    priority?: pulumi.Input<number>;
+    /** Project/namespace/guest-cluster tuples allowed to use the pool; one tuple of "*"s makes it the global pool (at most one exists). Default: none. */
+    scope?: pulumi.Input<pulumi.Input<{
+      /** Rancher project ("*" any). Default "*". */
+      project?: pulumi.Input<string>;
+      /** Namespace of the load balancer ("*" any). Default "*". */
+      namespace?: pulumi.Input<string>;
+      /** Guest cluster name ("*" any). Default "*". */
+      guestCluster?: pulumi.Input<string>;
+    }>[]>;
+  }>;
+  /** Bounds of every wait. Default 2m each. */
+  timeouts?: pulumi.Input<{
+    /** Until the pool is Ready. Default "2m". */
+    create?: pulumi.Input<string>;
+    /** Until the pool is Ready again. Default "2m". */
+    update?: pulumi.Input<string>;
+    /** Until the pool is gone. Default "2m". */
+    delete?: pulumi.Input<string>;
+  }>;
+}
+
+/** A Harvester load-balancer IP pool (cluster-scoped): address ranges and which load balancers may draw from them. The IPPool webhook's rules are checked at preview; updates touch the spec only, never the allocation record; delete is refused while addresses are allocated. */
+export class HarvesterIPPool extends pulumi.dynamic.Resource {
+  /** Per-resource override of the Harvester connection (a stack spanning several clusters): kubeconfig YAML content or a file path. Secret. Default: stack config harvester:kubeconfig, then $KUBECONFIG, then ~/.kube/config. Prefer stack config: rotating it needs no change here. Not part of the diff: a change updates nothing on the cluster. */
+  declare readonly kubeconfig: pulumi.Output<string | undefined>;
+  /** Per-resource override of the kubeconfig context. Default: stack config harvester:context, then the kubeconfig's current-context. */
+  declare readonly context: pulumi.Output<string | undefined>;
+  /** IPPool name (cluster-scoped). Required. A change replaces the pool (the old one goes first: its allocations must be released). */
+  declare readonly name: pulumi.Output<string>;
+  /** Free text shown in the Harvester UI. Default none. A change updates in place. */
+  declare readonly description: pulumi.Output<string | undefined>;
+  /** Address ranges. No two may overlap, here or with another pool. Required. A change updates in place; addresses already allocated must stay inside. */
+  declare readonly ranges: pulumi.Output<{
+    /** IPv4 subnet in CIDR notation, e.g. "192.168.100.0/24". Required. */
+    subnet: string;
+    /** First address handed out, inside the subnet. Default: the subnet's first usable address. */
+    rangeStart?: string;
+    /** Last address handed out, inside the subnet and not before rangeStart. Default: the subnet's last usable address. */
+    rangeEnd?: string;
+    /** Gateway of the subnet, inside it and outside rangeStart…rangeEnd. Default: none given (Harvester skips the subnet's first address). */
+    gateway?: string;
+  }[]>;
+  /** Which load balancers draw from this pool. Default: priority 0, no network, no scope. A change updates in place. */
+  declare readonly selector: pulumi.Output<{
+    /** VM network ("namespace/name") whose load balancers this pool serves. Default: none (any network). */
+    network?: string;
+    /** Among matching pools the highest priority wins; a non-zero priority must be unique among pools. Default 0. */
+    priority?: number;
+    /** Project/namespace/guest-cluster tuples allowed to use the pool; one tuple of "*"s makes it the global pool (at most one exists). Default: none. */
+    scope?: {
+      /** Rancher project ("*" any). Default "*". */
+      project?: string;
+      /** Namespace of the load balancer ("*" any). Default "*". */
+      namespace?: string;
+      /** Guest cluster name ("*" any). Default "*". */
+      guestCluster?: string;
+    }[];
+  }>;
+  /** Bounds of every wait. Default 2m each. */
+  declare readonly timeouts: pulumi.Output<{
+    /** Until the pool is Ready. Default "2m". */
+    create?: string;
+    /** Until the pool is Ready again. Default "2m". */
+    update?: string;
+    /** Until the pool is gone. Default "2m". */
+    delete?: string;
+  }>;
+  /** Addresses the ranges hold. */
+  declare readonly total: pulumi.Output<number>;
+  /** Addresses not allocated. */
+  declare readonly available: pulumi.Output<number>;
+  /** Allocated address → load balancer ("namespace/name"). */
+  declare readonly allocated: pulumi.Output<Record<string, string>>;
+  /** The pool's Ready condition is True. */
+  declare readonly ready: pulumi.Output<boolean>;
+  /** The Ready condition's message (empty when ready). */
+  declare readonly message: pulumi.Output<string>;
+  /** Differences found by the last read between the live pool and the recorded inputs. */
+  declare readonly drift: pulumi.Output<string[]>;
+
+  /** Creates (or, with `opts.id`, reads) a HarvesterIPPool named `name`. */
+  constructor(name: string, args: HarvesterIPPoolArgs, opts?: pulumi.CustomResourceOptions) {
+    super(providerFor('ipPool'), name, resourceProps('HarvesterIPPool', name, args), resourceOptions('HarvesterIPPool', opts), PULUMI_MODULE, 'HarvesterIPPool');
+  }
+
+  /** Looks up (imports) an existing HarvesterIPPool by id; its inputs are read back from the cluster. */
+  static get(name: string, id: pulumi.Input<pulumi.ID>, opts?: pulumi.CustomResourceOptions): HarvesterIPPool {
+    return new HarvesterIPPool(name, undefined as unknown as HarvesterIPPoolArgs, { ...opts, id });
+  }
+}
+
+/** The arguments of HarvesterLoadBalancer. */
+export interface HarvesterLoadBalancerArgs {
+  /** Per-resource override of the Harvester connection (a stack spanning several clusters): kubeconfig YAML content or a file path. Secret. Default: stack config harvester:kubeconfig, then $KUBECONFIG, then ~/.kube/config. Prefer stack config: rotating it needs no change here. Not part of the diff: a change updates nothing on the cluster. */
+  kubeconfig?: pulumi.Input<string>;
+  /** Per-resource override of the kubeconfig context. Default: stack config harvester:context, then the kubeconfig's current-context. */
+  context?: pulumi.Input<string>;
+  /** LoadBalancer name. Required. A change replaces the load balancer. In the SDK it defaults to the resource's name. */
+  name?: pulumi.Input<string>;
+  /** Namespace of the load balancer and of the VMs it selects. Default "default". A change replaces the load balancer. */
+  namespace?: pulumi.Input<string>;
+  /** Free text shown in the Harvester UI. Default none. A change updates in place. */
+  description?: pulumi.Input<string>;
+  /** Where the address comes from: an IP pool, or DHCP on the VM network. Default "pool". Harvester refuses changing it in place, so a change replaces the load balancer (the old one is deleted first and its address released). */
+  ipam?: pulumi.Input<"pool" | "dhcp">;
+  /** IP pool to take the address from (ipam "pool"). Default: chosen as Harvester chooses — pools whose selector matches the network and namespace, highest priority first, the global pool last. A change moves the address to the new pool in place. */
+  ipPool?: pulumi.Input<string>;
+  /** VM network of the backends ("namespace/name"); pools with a matching selector.network are preferred. Default none. A change updates in place. */
+  network?: pulumi.Input<string>;
+  /** Ports the load balancer serves. Names, protocol:port and protocol:backendPort must be unique. Required. A change updates in place. */
+  listeners: pulumi.Input<pulumi.Input<{
+    /** Listener name, unique in the load balancer. Required. */
+    name: pulumi.Input<string>;
+    /** Port the load balancer listens on (1–65535). Unique per protocol. Required. */
+    port: pulumi.Input<number>;
+    /** Protocol. Default "TCP". */
+    protocol?: pulumi.Input<"TCP" | "UDP">;
+    /** Port on the backend VMs (1–65535). Unique per protocol. Required. */
+    backendPort: pulumi.Input<number>;
+  }>[]>;
+  /** Labels selecting the backend VMs (each key: one of these values), e.g. a HarvesterMachinePool's `backendSelector` output. Required. A change updates in place. */
+  backendServerSelector: pulumi.Input<Record<string, pulumi.Input<pulumi.Input<string>[]>>>;
+  /** TCP health check of the backends. Default none. A change updates in place. */
+  healthCheck?: pulumi.Input<{
+    /** Backend port probed over TCP; must be the backendPort of a TCP listener. Required. */
+    port: pulumi.Input<number>;
+    /** Probes that must succeed to mark a backend healthy. Default 2 (Harvester's webhook default). */
+    successThreshold?: pulumi.Input<number>;
+    /** Probes that must fail to mark a backend unhealthy. Default 2. */
+    failureThreshold?: pulumi.Input<number>;
+    /** Seconds between probes. Default 1. */
+    periodSeconds?: pulumi.Input<number>;
+    /** Seconds before a probe fails. Default 1. */
+    timeoutSeconds?: pulumi.Input<number>;
+  }>;
+  /** Bounds of every wait. Default 5m each. */
+  timeouts?: pulumi.Input<{
+    /** Until an address is allocated and the load balancer is Ready. Default "5m". */
+    create?: pulumi.Input<string>;
+    /** Until it is Ready again. Default "5m". */
+    update?: pulumi.Input<string>;
+    /** Until it is gone and its address released. Default "5m". */
+    delete?: pulumi.Input<string>;
+  }>;
+}
+
+/** Harvester's built-in load balancer in front of VMs selected by labels (e.g. a HarvesterMachinePool's backendSelector), with an address from an IP pool or DHCP and a TCP health check. An ipam change replaces it (the old one is deleted first, its address released). */
+export class HarvesterLoadBalancer extends pulumi.dynamic.Resource {
+  /** Per-resource override of the Harvester connection (a stack spanning several clusters): kubeconfig YAML content or a file path. Secret. Default: stack config harvester:kubeconfig, then $KUBECONFIG, then ~/.kube/config. Prefer stack config: rotating it needs no change here. Not part of the diff: a change updates nothing on the cluster. */
+  declare readonly kubeconfig: pulumi.Output<string | undefined>;
+  /** Per-resource override of the kubeconfig context. Default: stack config harvester:context, then the kubeconfig's current-context. */
+  declare readonly context: pulumi.Output<string | undefined>;
+  /** LoadBalancer name. Required. A change replaces the load balancer. */
+  declare readonly name: pulumi.Output<string>;
+  /** Namespace of the load balancer and of the VMs it selects. Default "default". A change replaces the load balancer. */
+  declare readonly namespace: pulumi.Output<string>;
+  /** Free text shown in the Harvester UI. Default none. A change updates in place. */
+  declare readonly description: pulumi.Output<string | undefined>;
+  /** Where the address comes from: an IP pool, or DHCP on the VM network. Default "pool". Harvester refuses changing it in place, so a change replaces the load balancer (the old one is deleted first and its address released). */
+  declare readonly ipam: pulumi.Output<"pool" | "dhcp">;
+  /** IP pool to take the address from (ipam "pool"). Default: chosen as Harvester chooses — pools whose selector matches the network and namespace, highest priority first, the global pool last. A change moves the address to the new pool in place. */
+  declare readonly ipPool: pulumi.Output<string | undefined>;
+  /** VM network of the backends ("namespace/name"); pools with a matching selector.network are preferred. Default none. A change updates in place. */
+  declare readonly network: pulumi.Output<string | undefined>;
+  /** Ports the load balancer serves. Names, protocol:port and protocol:backendPort must be unique. Required. A change updates in place. */
+  declare readonly listeners: pulumi.Output<{
+    /** Listener name, unique in the load balancer. Required. */
+    name: string;
+    /** Port the load balancer listens on (1–65535). Unique per protocol. Required. */
+    port: number;
+    /** Protocol. Default "TCP". */
+    protocol?: "TCP" | "UDP";
+    /** Port on the backend VMs (1–65535). Unique per protocol. Required. */
+    backendPort: number;
+  }[]>;
+  /** Labels selecting the backend VMs (each key: one of these values), e.g. a HarvesterMachinePool's `backendSelector` output. Required. A change updates in place. */
+  declare readonly backendServerSelector: pulumi.Output<Record<string, string[]>>;
+  /** TCP health check of the backends. Default none. A change updates in place. */
+  declare readonly healthCheck: pulumi.Output<{
+    /** Backend port probed over TCP; must be the backendPort of a TCP listener. Required. */
+    port: number;
+    /** Probes that must succeed to mark a backend healthy. Default 2 (Harvester's webhook default). */
+    successThreshold?: number;
+    /** Probes that must fail to mark a backend unhealthy. Default 2. */
+    failureThreshold?: number;
+    /** Seconds between probes. Default 1. */
+    periodSeconds?: number;
+    /** Seconds before a probe fails. Default 1. */
+    timeoutSeconds?: number;
+  } | undefined>;
+  /** Bounds of every wait. Default 5m each. */
+  declare readonly timeouts: pulumi.Output<{
+    /** Until an address is allocated and the load balancer is Ready. Default "5m". */
+    create?: string;
+    /** Until it is Ready again. Default "5m". */
+    update?: string;
+    /** Until it is gone and its address released. Default "5m". */
+    delete?: string;
+  }>;
+  /** The address the load balancer serves on ("" until allocated). */
+  declare readonly address: pulumi.Output<string>;
+  /** IP pool the address came from ("" for DHCP). */
+  declare readonly allocatedPool: pulumi.Output<string>;
+  /** Netmask of the allocated address ("" for DHCP). */
+  declare readonly mask: pulumi.Output<string>;
+  /** Gateway of the allocated address ("" when none). */
+  declare readonly gateway: pulumi.Output<string>;
+  /** Addresses of the running backend VMs. */
+  declare readonly backendServers: pulumi.Output<string[]>;
+  /** The Ready condition is True. */
+  declare readonly ready: pulumi.Output<boolean>;
+  /** The Ready condition's message (empty when ready). */
+  declare readonly message: pulumi.Output<string>;
+  /** Differences found by the last read between the live load balancer and the recorded inputs. */
+  declare readonly drift: pulumi.Output<string[]>;
+
+  /** Creates (or, with `opts.id`, reads) a HarvesterLoadBalancer named `name`. */
+  constructor(name: string, args: HarvesterLoadBalancerArgs, opts?: pulumi.CustomResourceOptions) {
+    super(providerFor('loadBalancer'), name, resourceProps('HarvesterLoadBalancer', name, args), resourceOptions('HarvesterLoadBalancer', opts), PULUMI_MODULE, 'HarvesterLoadBalancer');
+  }
+
+  /** Looks up (imports) an existing HarvesterLoadBalancer by id; its inputs are read back from the cluster. */
+  static get(name: string, id: pulumi.Input<pulumi.ID>, opts?: pulumi.CustomResourceOptions): HarvesterLoadBalancer {
+    return new HarvesterLoadBalancer(name, undefined as unknown as HarvesterLoadBalancerArgs, { ...opts, id });
   }
 }

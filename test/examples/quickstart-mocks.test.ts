@@ -27,7 +27,9 @@ describe('example: quickstart under pulumi.runtime.setMocks', function () {
           if (args.type.endsWith(':HarvesterMachinePool')) {
             state.machines = [0, 1, 2].map((i) => ({ index: i, name: `workers-${i}`, zone: `eu-west-${'abc'[i]}`, ip: `10.0.0.${i}`, ready: true }));
             state.readyCount = 3;
+            state.backendSelector = { 'harvester-iac.io/resource-name': ['workers'] };
           }
+          if (args.type.endsWith(':HarvesterLoadBalancer')) state.address = '172.16.100.200';
           return { id: `default/${args.name}`, state };
         },
         call: () => ({}),
@@ -41,10 +43,17 @@ describe('example: quickstart under pulumi.runtime.setMocks', function () {
   const settle = <T>(o: pulumi.Output<T>) => new Promise<T>((resolve) => o.apply(resolve));
   const byType = (suffix: string) => registered.find((r) => r.type === `pulumi-nodejs:dynamic/harvester:${suffix}`);
 
-  it('registers TopologyLabels and HarvesterMachinePool under their permanent type tokens', async () => {
-    await settle(program.readyWorkers);
-    assert.ok(byType('TopologyLabels'), JSON.stringify(registered.map((r) => r.type)));
-    assert.ok(byType('HarvesterMachinePool'));
+  it('registers every resource under its permanent type token', async () => {
+    await settle(program.apiServerAddress);
+    for (const type of ['TopologyLabels', 'HarvesterMachinePool', 'HarvesterIPPool', 'HarvesterLoadBalancer']) assert.ok(byType(type), `${type} in ${JSON.stringify(registered.map((r) => r.type))}`);
+  });
+
+  it('puts the load balancer in front of the pool\'s VMs, on the IP pool', async () => {
+    await settle(program.apiServerAddress);
+    const lb = byType('HarvesterLoadBalancer')!;
+    assert.deepEqual(lb.inputs.backendServerSelector, { 'harvester-iac.io/resource-name': ['workers'] });
+    assert.equal(lb.inputs.ipPool, 'quickstart-pool');
+    assert.deepEqual(lb.inputs.healthCheck, { port: 6443 });
   });
 
   it('names the pool after the resource, feeds it the zones the labels define, and keeps user data secret', async () => {

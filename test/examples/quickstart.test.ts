@@ -38,28 +38,32 @@ describe('example: quickstart (npm start)', function () {
     assert.equal(lines.at(-1), 'Quickstart complete.');
   });
 
-  it('previews two creates with unknown outputs, then creates them', () => {
-    assert.match(section(1), /\+ {2}harvester:TopologyLabels +site +create/);
-    assert.match(section(1), /\+ {2}harvester:HarvesterMachinePool +workers +create/);
+  it('previews four creates with unknown outputs, then creates them', () => {
+    for (const [type, name] of [['TopologyLabels', 'site'], ['HarvesterMachinePool', 'workers'], ['HarvesterIPPool', 'quickstart-pool'], ['HarvesterLoadBalancer', 'workers-api']]) {
+      assert.match(section(1), new RegExp(`\\+ {2}harvester:${type} +${name} +create`));
+    }
     assert.match(section(1), /workerAddresses: \[unknown\]/);
     assert.match(section(2), /readyWorkers: 3/);
-    assert.match(section(2), /\+ 2 created/);
+    assert.match(section(2), /apiServerAddress: "172\.16\.100\.2\d\d"/);
+    assert.match(section(2), /\+ 4 created/);
   });
 
   it('shows exactly the out-of-band drift per property after a refresh, and the gate trips on it', () => {
     assert.match(section(4), /~ hosts\.harvester-node-2\.zone: "eu-west-c" => "moved-by-hand"/);
     assert.match(section(4), /~ count: 3 => 2/);
+    assert.match(section(4), /~ healthCheck\.periodSeconds: 1 => 30/);
+    assert.match(section(5), /~ healthCheck\.periodSeconds: 30 => 1/);
     assert.match(section(5), /~ hosts\.harvester-node-2\.zone: "moved-by-hand" => "eu-west-c"/);
     assert.match(section(5), /~ count: 2 => 3/);
-    assert.match(section(5), /--expect-no-changes: the preview has 2 change\(s\)/);
+    assert.match(section(5), /--expect-no-changes: the preview has 3 change\(s\)/);
     assert.doesNotMatch(section(5), /guestAgent|timeouts|rollingUpdate/, 'defaults are not reported as changes');
   });
 
   it('heals, passes the gate, and destroys everything', () => {
-    assert.match(section(6), /~ 2 updated/);
-    assert.match(section(7), /2 unchanged/);
-    assert.match(section(8), /- 2 deleted/);
-    assert.match(section(8), /no VM, VMI, cloud-init Secret or volume of the pool remains/);
+    assert.match(section(6), /~ 3 updated/);
+    assert.match(section(7), /4 unchanged/);
+    assert.match(section(8), /- 4 deleted/);
+    assert.match(section(8), /no VM, cloud-init Secret, volume, load balancer or IP pool remains/);
   });
 
   it('never prints the user data or the kubeconfig, and the state file holds neither in plain text', () => {
@@ -69,8 +73,8 @@ describe('example: quickstart (npm start)', function () {
     const token = /token: (\S+)/.exec(readFileSync(join(scratch, 'kubeconfig'), 'utf8'))?.[1];
     assert.equal(statesAfterUp.length, 1, 'the state file existed after up');
     const state = JSON.parse(statesAfterUp[0]) as { resources: { name: string; secretKeys: string[]; inputs: Record<string, unknown> }[] };
-    assert.deepEqual(state.resources.map((r) => r.name), ['site', 'workers']);
-    const pool = state.resources[1];
+    assert.deepEqual(state.resources.map((r) => r.name).sort(), ['quickstart-pool', 'site', 'workers', 'workers-api']);
+    const pool = state.resources.find((r) => r.name === 'workers')!;
     assert.ok(pool.secretKeys.includes('userData'), 'userData recorded as a secret');
     assert.match(String(pool.inputs.userData), /^sealed:aes-256-gcm:/);
     assert.equal(statesAfterUp[0].includes('hello from harvester-iac'), false);

@@ -114,7 +114,7 @@ export function createIPPoolProvider(options: IPPoolProviderOptions = {}) {
         }
       }
       if (failures.length) return { inputs: news, failures };
-      return { inputs: (v.inputs as unknown as Raw) ?? raw };
+      return { inputs: (v.inputs as unknown as Raw) ?? v.previewInputs ?? raw };
     },
 
     async diff(_id: string, olds: Raw, news: Raw): Promise<DiffResult> {

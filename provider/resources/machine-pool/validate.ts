@@ -6,6 +6,7 @@
 import type { CheckFailure } from '../../core/types';
 import { inputErrorMap, issuesToFailures, schemaKeys } from '../../core/input-errors';
 import { containsUnknown, isUnknown } from '../../core/unknowns';
+import { withDefaultsAroundUnknowns } from '../../core/validate-model';
 import { CLUSTER_NETWORK_KEY_PREFIX, ZONE_KEY, mentionsNodeKey } from './affinity';
 import { networkDataProblem, userDataProblem } from './cloud-config';
 import { isLabelValue } from '../../client/ownership';
@@ -115,16 +116,5 @@ export function validateInputs(raw: Record<string, unknown>): Validation {
   const seen = new Set(failures.map((f) => f.property));
   for (const f of crossFieldFailures(user)) if (!seen.has(f.property)) failures.push(f);
   const inputs = parsed.success && failures.length === 0 && !hasUnknowns ? parsed.data : undefined;
-  return { inputs, failures, hasUnknowns, previewInputs: hasUnknowns && failures.length === 0 ? withDefaultsAroundUnknowns(user) : undefined };
-}
-
-/** Defaults applied around unknown top-level values; undefined when an unknown sits deeper (nothing to gain). */
-function withDefaultsAroundUnknowns(user: Obj): Obj | undefined {
-  const unknownKeys = Object.keys(user).filter((k) => isUnknown(user[k]));
-  const known = Object.fromEntries(Object.entries(user).filter(([k]) => !unknownKeys.includes(k)));
-  if (containsUnknown(known)) return undefined;
-  // When a required input is unknown this parse fails and the raw inputs are used: no worse than before.
-  const parsed = machinePoolSchema.safeParse(known);
-  if (!parsed.success) return undefined;
-  return { ...parsed.data, ...Object.fromEntries(unknownKeys.map((k) => [k, user[k]])) };
+  return { inputs, failures, hasUnknowns, previewInputs: hasUnknowns && failures.length === 0 ? withDefaultsAroundUnknowns(machinePoolSchema, user) : undefined };
 }

@@ -30,3 +30,15 @@ describe('harvester-iac/provider', () => {
     assert.deepEqual(r.failures?.map((f) => f.property), ['hosts.h0.rack']);
   });
 });
+
+describe('harvester-iac/provider: the permanent contract', () => {
+  it('exports every resource the SDK registers under its permanent name, each a complete provider', async () => {
+    const provider = await import('../../../provider');
+    const { RESOURCES } = await import('../../../sdk/registry');
+    assert.deepEqual(RESOURCES.map((r) => r.exportName).sort(), ['ipPool', 'loadBalancer', 'machinePool', 'topologyLabels']);
+    for (const r of RESOURCES) {
+      const handlers = (provider as unknown as Record<string, Record<string, unknown>>)[r.exportName];
+      for (const m of ['configure', 'check', 'diff', 'create', 'read', 'update', 'delete']) assert.equal(typeof handlers?.[m], 'function', `${r.exportName}.${m}`);
+    }
+  });
+});
