@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
+import * as provider from '../../../provider';
 import { machinePool, topologyLabels, topologyLabelSets } from '../../../provider';
+import { RESOURCES } from '../../../sdk/registry';
 
 describe('harvester-iac/provider', () => {
   it('exports machinePool in the shape of a Pulumi dynamic ResourceProvider', () => {
@@ -32,9 +34,7 @@ describe('harvester-iac/provider', () => {
 });
 
 describe('harvester-iac/provider: the permanent contract', () => {
-  it('exports every resource the SDK registers under its permanent name, each a complete provider', async () => {
-    const provider = await import('../../../provider');
-    const { RESOURCES } = await import('../../../sdk/registry');
+  it('exports every resource the SDK registers under its permanent name, each a complete provider', () => {
     assert.deepEqual(RESOURCES.map((r) => r.exportName).sort(), ['ipPool', 'loadBalancer', 'machinePool', 'topologyLabels']);
     for (const r of RESOURCES) {
       const handlers = (provider as unknown as Record<string, Record<string, unknown>>)[r.exportName];
