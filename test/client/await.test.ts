@@ -36,8 +36,18 @@ function watchStream(query: Record<string, string | RegExp | boolean> | true) {
   return { stream, requested };
 }
 
-/** Let pending I/O callbacks run. */
-const settle = () => new Promise((r) => setTimeout(r, 20));
+/** A ManualClock that records the delays armed and the timers fired. */
+class RecordingClock extends ManualClock {
+  readonly armed: number[] = [];
+  readonly fired: number[] = [];
+  override setTimeout(fn: () => void, ms: number) {
+    this.armed.push(ms);
+    return super.setTimeout(() => {
+      this.fired.push(ms);
+      fn();
+    }, ms);
+  }
+}
 
 describe('waitFor (nock watch streams, ManualClock)', () => {
   useNock();
@@ -90,7 +100,7 @@ describe('waitFor (nock watch streams, ManualClock)', () => {
 
   it('backs off and re-lists after a watch connection is reset (events may have been lost)', async () => {
     const { client } = await testClient();
-    const clock = new ManualClock();
+    const clock = new RecordingClock();
     nock(SERVER).get(LB).query(true).reply(200, listOf('10', lb('lb1')));
     nock(SERVER)
       .get(LB)
@@ -99,9 +109,10 @@ describe('waitFor (nock watch streams, ManualClock)', () => {
     nock(SERVER).get(LB).query((q) => q.watch === undefined).reply(200, listOf('40', lb('lb1', { status: { address: '10.0.0.8' } })));
     const done = waitFor<LoadBalancer>({ resource: client.loadBalancers, name: 'lb1', check: ([o]) => ready(o), timeoutMs: 60_000, what: 'x', clock, backoffInitialMs: 1000 });
     await eventually(() => nock.pendingMocks().length === 1, 'the list and the reset watch are used up', 2000);
-    await settle();
+    // The event to wait for: the backoff armed on the clock (no sleep).
+    await eventually(() => clock.armed.includes(1000), 'the 1000 ms backoff timer is armed', 2000);
     clock.advance(999);
-    await settle();
+    assert.deepEqual(clock.fired, [], 'no timer fires before the backoff elapses');
     assert.equal(nock.pendingMocks().length, 1, 'no re-list before the backoff elapses');
     clock.advance(1);
     assert.equal((await done)[0].status?.address, '10.0.0.8');

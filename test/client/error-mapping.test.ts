@@ -21,7 +21,7 @@ import {
   UnavailableError,
 } from '../../provider/client/errors';
 import { LoadBalancer } from '../../provider/client/objects';
-import { LB, netError, RANCHER_PATH, RANCHER_SERVER, SERVER, kubeconfigYaml, lb, status, testClient, useNock } from './helpers';
+import { LB, netError, RANCHER_PATH, RANCHER_SERVER, SERVER, TOKEN, kubeconfigYaml, lb, status, testClient, useNock } from './helpers';
 
 type Case = {
   reason: string;
@@ -150,6 +150,38 @@ describe('client error mapping (nock)', () => {
     assert.equal(err.code, 'TokenExpired');
     assert.match(err.message, /issued by Rancher/);
     assert.match(err.message, new RegExp(`${RANCHER_SERVER}${RANCHER_PATH}`.replace(/[./]/g, '\\$&')));
+  });
+
+  describe('expired-token message: the Rancher-issued and the plain kubeconfig each say their own thing', () => {
+    const RANCHER_SAYS = /This kubeconfig was issued by Rancher: its tokens expire \(kubeconfig-default-token-ttl-minutes, Rancher ≥ 2\.8; harvester\/harvester#5827\), which also breaks Rancher cloud credentials for Harvester\./;
+    const PLAIN_SAYS = /If this kubeconfig was issued by Rancher, its tokens expire \(kubeconfig-default-token-ttl-minutes, Rancher ≥ 2\.8; harvester\/harvester#5827\)\./;
+    async function expiredMessage(server: string, path: string, token: string): Promise<string> {
+      const { client } = await testClient({ kubeconfig: kubeconfigYaml({ server: `${server}${path}`, token }) });
+      nock(server).get(`${path}${LB1}`).reply(401, status(401, 'Unauthorized', 'Unauthorized'));
+      const err = await client.loadBalancers.get('lb1').then(() => assert.fail('expected an error'), (e: unknown) => e);
+      assert.ok(err instanceof TokenExpiredError, String(err));
+      assert.ok(!err.message.includes(token), 'never the token');
+      return err.message;
+    }
+
+    it('a Rancher URL (/k8s/clusters/<id>) with a plain token: the Rancher variant', async () => {
+      const message = await expiredMessage(RANCHER_SERVER, RANCHER_PATH, 'eyJhbGciOiJSUzI1NiJ9.plainserviceaccount');
+      assert.match(message, RANCHER_SAYS);
+      assert.doesNotMatch(message, /If this kubeconfig/);
+    });
+
+    it('a Rancher token (kubeconfig-u-…:…) on a direct server URL: the Rancher variant', async () => {
+      const message = await expiredMessage(SERVER, '', TOKEN);
+      assert.match(message, RANCHER_SAYS);
+      assert.doesNotMatch(message, /If this kubeconfig/);
+    });
+
+    it('a plain token on a direct server URL: the conditional variant, without the cloud-credentials claim', async () => {
+      const message = await expiredMessage(SERVER, '', 'eyJhbGciOiJSUzI1NiJ9.plainserviceaccount');
+      assert.match(message, PLAIN_SAYS);
+      assert.doesNotMatch(message, /This kubeconfig was issued by Rancher/);
+      assert.doesNotMatch(message, /cloud credentials for Harvester/);
+    });
   });
 
   it('create into a missing namespace names the namespace', async () => {

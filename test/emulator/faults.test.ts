@@ -126,15 +126,19 @@ describe('fault injection, as clients see it', function () {
   it('a stalled watch sends headers and then nothing, while writes continue', async () => {
     const { faults, store } = t.emulator;
     faults.add({ match: { verb: 'watch', resource: 'configmaps' }, action: { type: 'watchDrop', mode: 'stall', afterMs: 0 }, times: 1 });
+    const mark = t.emulator.journal.mark();
     const events: string[] = [];
     const req = await new Watch(kc).watch(CM_PATH, { labelSelector: 'stall=1' }, (type, obj: KubernetesObject) => events.push(`${type} ${obj.metadata!.name}`), () => undefined);
+    // A second watch (the fault is used up) is the witness: once it has the event, the stalled one would have too.
+    const witnessed: string[] = [];
+    const witness = await new Watch(kc).watch(CM_PATH, { labelSelector: 'stall=1' }, (type, obj: KubernetesObject) => witnessed.push(`${type} ${obj.metadata!.name}`), () => undefined);
     store.create(KINDS.configMap, cmObject('stalled', { stall: '1' }));
-    await store.settle();
-    await new Promise((r) => setTimeout(r, 150));
+    await eventually(() => witnessed.includes('ADDED stalled'), 'the witness watch sees the write', 5000);
     assert.deepEqual(events, []);
-    const entry = t.emulator.journal.entries({ verb: 'watch', path: CM_PATH }).at(-1)!;
-    assert.equal(entry.status, 200, 'headers were sent');
+    const watches = t.emulator.journal.entries({ since: mark, verb: 'watch', path: CM_PATH });
+    assert.deepEqual(watches.map((w) => w.status), [200, 200], 'headers were sent on both');
     req.abort();
+    witness.abort();
   });
 
   it('latency delays the response by the configured time', async () => {

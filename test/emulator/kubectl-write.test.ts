@@ -110,6 +110,7 @@ spec:
     await t.kubectlOk(['create', 'namespace', 'imp-ns']);
     await t.kubectlOk(['create', 'service', 'loadbalancer', 'imp-svc', '--tcp=80:8080']);
     const posts = t.emulator.journal.entries({ since: mark, method: 'POST' });
+    assert.equal(posts.length, 4, `one POST per create:\n${t.emulator.journal.format({ since: mark })}`);
     assert.ok(posts.every((p) => p.requestContentType === 'application/vnd.kubernetes.protobuf' && p.status === 201), t.emulator.journal.format({ since: mark }));
     assert.deepEqual(cm('imp-cm')!.data, { a: 'b' });
     assert.deepEqual(t.emulator.store.get(KINDS.secret, 'default', 'imp-secret')!.data, { password: Buffer.from('s3cret').toString('base64') });

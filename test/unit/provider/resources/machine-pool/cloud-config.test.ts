@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { parse } from 'yaml';
 import {
-  CloudConfigError, classifyUserData, guestAgentIn, networkDataProblem, renderUserData,
+  CloudConfigError, classifyUserData, guestAgentIn, networkDataProblem, renderUserData, startsGuestAgent,
 } from '../../../../../provider/resources/machine-pool/cloud-config';
 
 describe('machine-pool cloud-config', () => {
@@ -32,6 +32,37 @@ describe('machine-pool cloud-config', () => {
       assert.equal(doc.packages.length, 1, runcmd);
       assert.equal(doc.runcmd.length, 1, runcmd);
     }
+  });
+
+  it('adds its own start when the user data only enables the agent (no --now): enable alone does not start it on first boot', () => {
+    const start = ['systemctl', 'enable', '--now', 'qemu-guest-agent.service'];
+    for (const runcmd of [
+      '  - systemctl enable qemu-guest-agent',
+      '  - [systemctl, enable, qemu-guest-agent.service]',
+      '  - sudo systemctl enable qemu-guest-agent && echo done',
+      '  - systemctl enable qemu-guest-agent\n  - echo then nothing starts it',
+    ]) {
+      const user = `#cloud-config\npackages:\n  - qemu-guest-agent\nruncmd:\n${runcmd}\n`;
+      assert.equal(guestAgentIn(user), 'no', runcmd);
+      const doc = parse(renderUserData({ guestAgent: 'install', userData: user }));
+      assert.deepEqual(doc.runcmd.at(-1), start, runcmd);
+      assert.equal(doc.runcmd.length, runcmd.split('\n').length + 1, runcmd);
+      assert.equal(guestAgentIn(renderUserData({ guestAgent: 'install', userData: user })), 'yes', runcmd);
+    }
+  });
+
+  it('recognises exactly the commands that start the agent', () => {
+    const yes = [
+      ['systemctl', 'start', 'qemu-guest-agent'], ['systemctl', 'restart', 'qemu-guest-agent.service'],
+      ['sudo', 'systemctl', 'enable', '--now', 'qemu-guest-agent'], ['/usr/bin/systemctl', 'enable', '--now', '"qemu-guest-agent"'],
+    ];
+    const no = [
+      [], ['systemctl', 'enable', 'qemu-guest-agent'], ['systemctl', 'start', 'sshd'], ['systemctl', '--now', 'qemu-guest-agent'],
+      ['echo', 'systemctl', 'start', 'qemu-guest-agent'], ['mysystemctl', 'start', 'qemu-guest-agent'], ['sudo'],
+      ['systemctl', 'stop', 'qemu-guest-agent'], ['systemctl', 'enable', '--now', 'qemu-guest-agent-extra'],
+    ];
+    for (const words of yes) assert.equal(startsGuestAgent(words), true, words.join(' '));
+    for (const words of no) assert.equal(startsGuestAgent(words), false, words.join(' '));
   });
 
   it('is idempotent: rendering its own output changes nothing', () => {

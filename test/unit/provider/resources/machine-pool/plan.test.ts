@@ -104,6 +104,31 @@ describe('machine-pool planPool', () => {
     ]);
   });
 
+  it('rolls every VM when only networkData changes on a live pool, and says so', () => {
+    const before = { count: 2, networkData: 'version: 2\nethernets:\n  eth0:\n    dhcp4: true\n' };
+    const after = { count: 2, networkData: 'version: 2\nethernets:\n  eth0:\n    dhcp4: false\n    addresses: [10.0.0.5/24]\n' };
+    const plan = planPool(desiredVirtualMachines(inputs(after), context()), observed(livePool(before)));
+    assert.deepEqual(summary(plan.steps), [
+      'create pool-a-2', 'ready pool-a-2', 'delete pool-a-0', 'create pool-a-3', 'ready pool-a-3', 'delete pool-a-1',
+      'ready pool-a-2,pool-a-3', 'gone pool-a-0,pool-a-1',
+    ]);
+    assert.deepEqual(plan.replaces.map((r) => [r.name, r.differences.map((d) => d.input)]), [['pool-a-0', ['networkData']], ['pool-a-1', ['networkData']]]);
+    const creates = plan.steps.filter((st) => st.action === 'create').map((st) => st.reason);
+    assert.deepEqual(creates, ['roll pool-a-0 (networkData changed): create its replacement pool-a-2', 'roll pool-a-1 (networkData changed): create its replacement pool-a-3']);
+    const added = planPool(desiredVirtualMachines(inputs(after), context()), observed(livePool({ count: 2 })));
+    assert.deepEqual(added.replaces.map((r) => r.differences.some((d) => d.input === 'networkData')), [true, true], 'adding networkData rolls too');
+  });
+
+  it('reports a userData-only change once per VM, as userData alone', () => {
+    const plan = planPool(desiredVirtualMachines(inputs({ count: 2, userData: '#cloud-config\nhostname: b\n' }), context()), observed(livePool({ count: 2, userData: '#cloud-config\nhostname: a\n' })));
+    assert.deepEqual(plan.changes, [
+      'roll pool-a-0: userData: cloud-init user data differs (userData, guestAgent or sshKeys)',
+      'roll pool-a-1: userData: cloud-init user data differs (userData, guestAgent or sshKeys)',
+    ]);
+    const creates = plan.steps.filter((st) => st.action === 'create').map((st) => st.reason);
+    assert.deepEqual(creates, ['roll pool-a-0 (userData changed): create its replacement pool-a-2', 'roll pool-a-1 (userData changed): create its replacement pool-a-3']);
+  });
+
   it('patches label changes in place instead of rolling', () => {
     const plan = planPool(desiredVirtualMachines(inputs({ count: 1, labels: { team: 'b' } }), context()), observed(livePool({ count: 1, labels: { team: 'a' } })));
     assert.deepEqual(summary(plan.steps), ['patch pool-a-0', 'ready pool-a-0']);

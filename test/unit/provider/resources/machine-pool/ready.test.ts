@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict';
 import type { VirtualMachineInstance } from '../../../../../provider/client/objects';
 import { readyTimeout } from '../../../../../provider/resources/machine-pool/errors';
-import { firstIPv4, poolReadiness, readinessOf } from '../../../../../provider/resources/machine-pool/ready';
+import { desiredVirtualMachines } from '../../../../../provider/resources/machine-pool/desired';
+import { toOutputs } from '../../../../../provider/resources/machine-pool/outputs';
+import { firstIPv4, machineStatus, poolReadiness, readinessOf } from '../../../../../provider/resources/machine-pool/ready';
+import { asHarvesterServes, context, inputs } from './fixtures';
 
 function vmi(name: string, status: VirtualMachineInstance['status']): VirtualMachineInstance {
   return { apiVersion: 'kubevirt.io/v1', kind: 'VirtualMachineInstance', metadata: { name, namespace: 'default' }, status };
@@ -24,6 +27,24 @@ describe('machine-pool readiness', () => {
       assert.match(r.waitingFor, c.want);
     });
   }
+
+  it('counts a VM being deleted as not ready in machines[].ready and readyCount, even while its VMI still runs with an IP', () => {
+    const i = inputs({ count: 2 });
+    const vms = desiredVirtualMachines(i, context()).machines.map((m) => asHarvesterServes(m.vm));
+    const running = (name: string) => vmi(name, { phase: 'Running', nodeName: 'harvester-node-0', interfaces: [{ name: 'nic-0', ipAddress: '172.16.100.20' }] });
+    vms[1].metadata.deletionTimestamp = '2026-01-01T00:00:00Z';
+    const machines = vms.map((vm) => machineStatus(vm, running(vm.metadata.name!), 'pool-a'));
+    assert.deepEqual(machines.map((m) => [m.name, m.ready, m.phase]), [['pool-a-0', true, 'Running'], ['pool-a-1', false, 'Terminating']]);
+    assert.equal(toOutputs(i, machines).readyCount, 1);
+
+    const terminatingVmi = running('pool-a-0');
+    terminatingVmi.metadata.deletionTimestamp = '2026-01-01T00:00:00Z';
+    const r = readinessOf(terminatingVmi);
+    assert.deepEqual([r.ready, r.phase], [false, 'Terminating']);
+    assert.match(r.waitingFor, /being deleted/);
+    assert.equal(machineStatus(vms[0], terminatingVmi, 'pool-a').ready, false);
+    assert.equal(poolReadiness(['pool-a-0'], [terminatingVmi]).done, false);
+  });
 
   it('takes the address of the pool\'s first NIC (nic-0) even when the guest agent lists another interface first', () => {
     const status = { phase: 'Running', interfaces: [{ interfaceName: 'cni0', ipAddress: '10.42.0.1', ipAddresses: ['10.42.0.1'] }, { name: 'nic-0', ipAddress: '172.16.100.20' }] };
