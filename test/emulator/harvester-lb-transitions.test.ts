@@ -1,7 +1,7 @@
 /**
  * LoadBalancer IPAM moves in both directions, and an IPPool whose ranges cannot be used (written before the
- * webhook could see it) never reported Ready. Denials are asserted by message: real Harvester
- * delivers some webhook denials with another HTTP status than the emulator.
+ * webhook could see it) never reported Ready. Denials are asserted by their whole message, as the load-balancer
+ * webhook sends them through wrangler (webhook name, "Internal error occurred: ", the reason).
  */
 import { strict as assert } from 'node:assert';
 import { ObjectStore } from '../../emulator/api/store';
@@ -12,7 +12,7 @@ import { installHarvester, seedHarvester } from '../../emulator/harvester';
 import { KINDS, createHarvesterRegistry } from '../../emulator/kinds';
 import { expectStatusError, HarvesterSim, settle, startHarvesterSim } from './harvester-fixture';
 
-const DENIED = 'admission webhook "validator.harvester-load-balancer-webhook" denied the request: ';
+const DENIED = 'admission webhook "validator.harvester-system.harvester-load-balancer-webhook" denied the request: Internal error occurred: ';
 const listeners = [{ name: 'a', port: 80, protocol: 'TCP', backendPort: 8080 }];
 
 function lb(name: string, ipam: string): KubeObject {
