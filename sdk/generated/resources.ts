@@ -689,8 +689,10 @@ export interface HarvesterLoadBalancerArgs {
   ipPool?: pulumi.Input<string>;
   /** VM network of the backends ("namespace/name"); pools with a matching selector.network are preferred. Default none. A change updates in place. */
   network?: pulumi.Input<string>;
-  /** Ports the load balancer serves. Names, protocol:port and protocol:backendPort must be unique. Required. A change updates in place. */
-  listeners: pulumi.Input<pulumi.Input<{
+  /** "vm": a Harvester load balancer in front of VMs (listeners, backendServerSelector). "cluster": a Service of type LoadBalancer in a guest cluster (guestKubeconfig, guestClusterName, ports, podSelector), for which the guest's Harvester cloud provider makes the Harvester load balancer; `name`/`namespace` are then the Service's. Default "vm". A change replaces the resource (Harvester refuses it in place). */
+  workloadType?: pulumi.Input<"vm" | "cluster">;
+  /** workloadType "vm": ports the load balancer serves. Names, protocol:port and protocol:backendPort must be unique. Required for "vm". A change updates in place. */
+  listeners?: pulumi.Input<pulumi.Input<{
     /** Listener name, unique in the load balancer. Required. */
     name: pulumi.Input<string>;
     /** Port the load balancer listens on (1–65535). Unique per protocol. Required. */
@@ -700,9 +702,32 @@ export interface HarvesterLoadBalancerArgs {
     /** Port on the backend VMs (1–65535). Unique per protocol. Required. */
     backendPort: pulumi.Input<number>;
   }>[]>;
-  /** Labels selecting the backend VMs (each key: one of these values), e.g. a HarvesterMachinePool's `backendSelector` output. Required. A change updates in place. */
-  backendServerSelector: pulumi.Input<Record<string, pulumi.Input<pulumi.Input<string>[]>>>;
-  /** TCP health check of the backends. Default none. A change updates in place. */
+  /** workloadType "vm": labels selecting the backend VMs (each key: one of these values), e.g. a HarvesterMachinePool's `backendSelector` output. Required for "vm". A change updates in place. */
+  backendServerSelector?: pulumi.Input<Record<string, pulumi.Input<pulumi.Input<string>[]>>>;
+  /** workloadType "cluster": kubeconfig (YAML or a path) of the guest cluster the Service lives in. Secret. Required for "cluster". Not part of the diff. */
+  guestKubeconfig?: pulumi.Input<string>;
+  /** workloadType "cluster": context of guestKubeconfig. Default: its current-context. */
+  guestContext?: pulumi.Input<string>;
+  /** workloadType "cluster": the cluster name the guest's Harvester cloud provider runs with (its --cluster-name; Rancher sets the cluster's name). Required for "cluster". A change replaces the resource. */
+  guestClusterName?: pulumi.Input<string>;
+  /** workloadType "cluster": ports of the Service. Required for "cluster". A change updates in place. */
+  ports?: pulumi.Input<pulumi.Input<{
+    /** Port name. Required. */
+    name: pulumi.Input<string>;
+    /** Service port (1–65535). Required. */
+    port: pulumi.Input<number>;
+    /** Pod port. Default: the same as port. */
+    targetPort?: pulumi.Input<number>;
+    /** Protocol. Default "TCP". */
+    protocol?: pulumi.Input<"TCP" | "UDP">;
+  }>[]>;
+  /** workloadType "cluster": the Service's pod selector. Default none. A change updates in place. */
+  podSelector?: pulumi.Input<Record<string, pulumi.Input<string>>>;
+  /** workloadType "cluster": version of the guest's Harvester cloud provider. Default: read from the image of Deployment kube-system/harvester-cloud-provider. */
+  guestCloudProviderVersion?: pulumi.Input<string>;
+  /** workloadType "cluster": Harvester namespace the guest's cloud provider creates its load balancers in (its kubeconfig's namespace). Default "default". */
+  cloudProviderNamespace?: pulumi.Input<string>;
+  /** TCP health check of the backends. For "cluster" it becomes the cloudprovider.harvesterhci.io/healthcheck-* annotations, which only the guest's cloud provider below v0.2.0 reads (port: a Service port); with v0.2.0+ it is refused (use readiness probes). Default none. A change updates in place. */
   healthCheck?: pulumi.Input<{
     /** Backend port probed over TCP; must be the backendPort of a TCP listener. Required. */
     port: pulumi.Input<number>;
@@ -744,7 +769,9 @@ export class HarvesterLoadBalancer extends pulumi.dynamic.Resource {
   declare readonly ipPool: pulumi.Output<string | undefined>;
   /** VM network of the backends ("namespace/name"); pools with a matching selector.network are preferred. Default none. A change updates in place. */
   declare readonly network: pulumi.Output<string | undefined>;
-  /** Ports the load balancer serves. Names, protocol:port and protocol:backendPort must be unique. Required. A change updates in place. */
+  /** "vm": a Harvester load balancer in front of VMs (listeners, backendServerSelector). "cluster": a Service of type LoadBalancer in a guest cluster (guestKubeconfig, guestClusterName, ports, podSelector), for which the guest's Harvester cloud provider makes the Harvester load balancer; `name`/`namespace` are then the Service's. Default "vm". A change replaces the resource (Harvester refuses it in place). */
+  declare readonly workloadType: pulumi.Output<"vm" | "cluster">;
+  /** workloadType "vm": ports the load balancer serves. Names, protocol:port and protocol:backendPort must be unique. Required for "vm". A change updates in place. */
   declare readonly listeners: pulumi.Output<{
     /** Listener name, unique in the load balancer. Required. */
     name: string;
@@ -754,10 +781,33 @@ export class HarvesterLoadBalancer extends pulumi.dynamic.Resource {
     protocol?: "TCP" | "UDP";
     /** Port on the backend VMs (1–65535). Unique per protocol. Required. */
     backendPort: number;
-  }[]>;
-  /** Labels selecting the backend VMs (each key: one of these values), e.g. a HarvesterMachinePool's `backendSelector` output. Required. A change updates in place. */
-  declare readonly backendServerSelector: pulumi.Output<Record<string, string[]>>;
-  /** TCP health check of the backends. Default none. A change updates in place. */
+  }[] | undefined>;
+  /** workloadType "vm": labels selecting the backend VMs (each key: one of these values), e.g. a HarvesterMachinePool's `backendSelector` output. Required for "vm". A change updates in place. */
+  declare readonly backendServerSelector: pulumi.Output<Record<string, string[]> | undefined>;
+  /** workloadType "cluster": kubeconfig (YAML or a path) of the guest cluster the Service lives in. Secret. Required for "cluster". Not part of the diff. */
+  declare readonly guestKubeconfig: pulumi.Output<string | undefined>;
+  /** workloadType "cluster": context of guestKubeconfig. Default: its current-context. */
+  declare readonly guestContext: pulumi.Output<string | undefined>;
+  /** workloadType "cluster": the cluster name the guest's Harvester cloud provider runs with (its --cluster-name; Rancher sets the cluster's name). Required for "cluster". A change replaces the resource. */
+  declare readonly guestClusterName: pulumi.Output<string | undefined>;
+  /** workloadType "cluster": ports of the Service. Required for "cluster". A change updates in place. */
+  declare readonly ports: pulumi.Output<{
+    /** Port name. Required. */
+    name: string;
+    /** Service port (1–65535). Required. */
+    port: number;
+    /** Pod port. Default: the same as port. */
+    targetPort?: number;
+    /** Protocol. Default "TCP". */
+    protocol?: "TCP" | "UDP";
+  }[] | undefined>;
+  /** workloadType "cluster": the Service's pod selector. Default none. A change updates in place. */
+  declare readonly podSelector: pulumi.Output<Record<string, string> | undefined>;
+  /** workloadType "cluster": version of the guest's Harvester cloud provider. Default: read from the image of Deployment kube-system/harvester-cloud-provider. */
+  declare readonly guestCloudProviderVersion: pulumi.Output<string | undefined>;
+  /** workloadType "cluster": Harvester namespace the guest's cloud provider creates its load balancers in (its kubeconfig's namespace). Default "default". */
+  declare readonly cloudProviderNamespace: pulumi.Output<string>;
+  /** TCP health check of the backends. For "cluster" it becomes the cloudprovider.harvesterhci.io/healthcheck-* annotations, which only the guest's cloud provider below v0.2.0 reads (port: a Service port); with v0.2.0+ it is refused (use readiness probes). Default none. A change updates in place. */
   declare readonly healthCheck: pulumi.Output<{
     /** Backend port probed over TCP; must be the backendPort of a TCP listener. Required. */
     port: number;
@@ -795,6 +845,8 @@ export class HarvesterLoadBalancer extends pulumi.dynamic.Resource {
   declare readonly message: pulumi.Output<string>;
   /** Differences found by the last read between the live load balancer and the recorded inputs. */
   declare readonly drift: pulumi.Output<string[]>;
+  /** The Harvester LoadBalancer serving it, "namespace/name" (for "cluster": the one the guest's cloud provider made). */
+  declare readonly harvesterLoadBalancer: pulumi.Output<string>;
 
   /** Creates (or, with `opts.id`, reads) a HarvesterLoadBalancer named `name`. */
   constructor(name: string, args: HarvesterLoadBalancerArgs, opts?: pulumi.CustomResourceOptions) {

@@ -25,6 +25,9 @@ import { isUnknown } from '../../core/unknowns';
 import { OUTPUT_ONLY, loadBalancerSchema, type LoadBalancerInputs, type LoadBalancerOutputs } from './model';
 import { NETWORK_ANNOTATION, desiredLoadBalancer, desiredSpec, diffInputs, driftOf, lbOwner, liveInputs, readyOf, toOutputs } from './plan';
 import { validateInputs } from './validate';
+import { SERVICE_ANNOTATIONS, deleteService, desiredService, guestVersion, harvesterSide, healthCheckRefusal, serviceInputs, serviceOutputs, waitForServiceAddress } from './guest-service';
+import type { Service } from '../../client/objects';
+import { stableStringify } from '../../core/hash';
 
 type Raw = Record<string, unknown>;
 
@@ -62,15 +65,60 @@ export function explainNotReady(lb: LoadBalancer | undefined, inputs: LoadBalanc
 export function createLoadBalancerProvider(options: LoadBalancerProviderOptions = {}) {
   const connect = options.connect ?? ((o: { kubeconfig?: string; context?: string }) => HarvesterClient.connect(connectionFor(o)));
   const clientFor = (props: Partial<LoadBalancerInputs>) => connect({ kubeconfig: props.kubeconfig, context: props.context });
+  // The guest's credentials are this resource's own (secret) inputs: one per guest cluster, not stack config.
+  const guestFor = (props: Partial<LoadBalancerInputs>) => connect({ kubeconfig: props.guestKubeconfig, context: props.guestContext });
+
+  async function guestFailures(inputs: LoadBalancerInputs): Promise<CheckFailure[]> {
+    const out: CheckFailure[] = [];
+    let guest: HarvesterClient;
+    try {
+      guest = await guestFor(inputs);
+      const version = await guestVersion(guest, inputs);
+      const refusal = inputs.healthCheck ? healthCheckRefusal(version) : undefined;
+      if (refusal) out.push(fail('healthCheck', refusal));
+    } catch (err) {
+      return [{ property: '', reason: `cannot check the inputs against the guest cluster (guestKubeconfig): ${errorMessage(err)}` }];
+    }
+    const same = await guest.services.get(inputs.name, inputs.namespace);
+    if (same && !isOwnedBy(same, lbOwner(inputs.name))) {
+      out.push(fail('name', `${notOwnedError(same, lbOwner(inputs.name), 'manage', 'Service').message} Or delete it in the guest cluster if nothing uses it.`));
+    }
+    return out;
+  }
+
+  /** Brings the guest Service to the inputs: a merge patch of our annotations (removed ones nulled), ports and selector. */
+  async function patchService(guest: HarvesterClient, inputs: LoadBalancerInputs, live: Service): Promise<void> {
+    const desired = desiredService(inputs);
+    const annotations: Record<string, string | null> = { ...desired.metadata.annotations };
+    for (const key of Object.values(SERVICE_ANNOTATIONS)) if (!(key in annotations) && live.metadata.annotations?.[key] !== undefined) annotations[key] = null;
+    const selector: Record<string, string | null> = { ...(desired.spec?.selector ?? {}) };
+    for (const key of Object.keys(live.spec?.selector ?? {})) if (!(key in selector)) selector[key] = null;
+    await guest.services.mergePatch(inputs.name, { metadata: { annotations }, spec: { ports: desired.spec!.ports, selector } }, { namespace: inputs.namespace, owner: lbOwner(inputs.name) });
+  }
+
+  async function convergeService(inputs: LoadBalancerInputs, op: 'create' | 'update'): Promise<LoadBalancerOutputs> {
+    const [guest, harvester] = await Promise.all([guestFor(inputs), clientFor(inputs)]);
+    const live = await guest.services.get(inputs.name, inputs.namespace);
+    if (live) {
+      assertOwned(live, lbOwner(inputs.name), op, 'Service');
+      await patchService(guest, inputs, live);
+    } else {
+      await guest.services.create(desiredService(inputs));
+    }
+    const { svc, lb } = await waitForServiceAddress(guest, harvester, inputs, op);
+    return serviceOutputs(inputs, svc, lb);
+  }
+
+  async function networkFailures(inputs: LoadBalancerInputs, client: HarvesterClient): Promise<CheckFailure[]> {
+    if (!inputs.network) return [];
+    const [ns, name] = inputs.network.split('/');
+    return (await client.networks.get(name, ns)) ? [] : [fail('network', `VM network ${inputs.network} does not exist: name an existing NetworkAttachmentDefinition`)];
+  }
 
   async function clusterFailures(inputs: LoadBalancerInputs, client: HarvesterClient): Promise<CheckFailure[]> {
-    const out: CheckFailure[] = [];
+    const out: CheckFailure[] = [...(await networkFailures(inputs, client))];
     if (!(await client.namespaces.get(inputs.namespace))) out.push(fail('namespace', `namespace ${inputs.namespace} does not exist: create it, or choose an existing one`));
     if (inputs.ipPool && !(await client.ipPools.get(inputs.ipPool))) out.push(fail('ipPool', `IPPool ${inputs.ipPool} does not exist: create it (a HarvesterIPPool), or leave ipPool out to let Harvester choose`));
-    if (inputs.network) {
-      const [ns, name] = inputs.network.split('/');
-      if (!(await client.networks.get(name, ns))) out.push(fail('network', `VM network ${inputs.network} does not exist: name an existing NetworkAttachmentDefinition`));
-    }
     const same = await client.loadBalancers.get(inputs.name, inputs.namespace);
     if (same && !isOwnedBy(same, lbOwner(inputs.name))) {
       const err = notOwnedError(same, lbOwner(inputs.name), 'manage', 'LoadBalancer');
@@ -100,6 +148,23 @@ export function createLoadBalancerProvider(options: LoadBalancerProviderOptions 
     return lb;
   }
 
+  /** read of a guest Service: the Service's managed fields as inputs, the Harvester side read back. */
+  async function readService(id: string, recorded: LoadBalancerOutputs): Promise<ReadResult<LoadBalancerOutputs>> {
+    const guest = await guestFor(recorded);
+    const svc = await guest.services.get(recorded.name, recorded.namespace);
+    if (!svc) return {};
+    const live = serviceInputs(svc);
+    const recordedInputs = Object.fromEntries(Object.entries(recorded).filter(([k]) => !OUTPUT_ONLY.includes(k)));
+    const base = loadBalancerSchema.parse({ ...recordedInputs, description: undefined, network: undefined, podSelector: undefined, healthCheck: undefined, ...live });
+    const drift = (Object.keys(live) as (keyof typeof live)[])
+      .concat((['network', 'description', 'podSelector', 'healthCheck'] as const).filter((k) => !(k in live) && recorded[k] !== undefined))
+      .filter((k) => stableStringify(live[k]) !== stableStringify(recorded[k]))
+      .map((k) => `Service ${recorded.namespace}/${recorded.name} (guest): ${k} is ${stableStringify(live[k]) ?? 'unset'}, this resource set ${stableStringify(recorded[k]) ?? 'unset'}`);
+    const outs = serviceOutputs(base, svc, await harvesterSide(await clientFor(recorded), base, svc), drift);
+    const inputs = Object.fromEntries(Object.entries(outs).filter(([k, v]) => !OUTPUT_ONLY.includes(k) && v !== undefined));
+    return { id, props: outs, inputs };
+  }
+
   return {
     async check(olds: Raw, news: Raw): Promise<CheckResult<Raw>> {
       const raw = userInputs(news);
@@ -108,7 +173,8 @@ export function createLoadBalancerProvider(options: LoadBalancerProviderOptions 
       if (!failures.length && v.inputs && !isUnknown(raw.kubeconfig) && !isUnknown(raw.context)) {
         try {
           const client = await clientFor(v.inputs);
-          failures.push(...unchangedReferencesDropped(await clusterFailures(v.inputs, client), userInputs(olds), raw));
+          const found = v.inputs.workloadType === 'cluster' ? [...(await guestFailures(v.inputs)), ...(await networkFailures(v.inputs, client))] : await clusterFailures(v.inputs, client);
+          failures.push(...unchangedReferencesDropped(found, userInputs(olds), raw));
         } catch (err) {
           failures.push({ property: '', reason: `cannot check the inputs against the Harvester cluster: ${errorMessage(err)}` });
         }
@@ -124,6 +190,7 @@ export function createLoadBalancerProvider(options: LoadBalancerProviderOptions 
 
     async create(raw: Raw): Promise<CreateResult<LoadBalancerOutputs>> {
       const inputs = parseInputs(userInputs(raw));
+      if (inputs.workloadType === 'cluster') return { id: `${inputs.namespace}/${inputs.name}`, outs: await convergeService(inputs, 'create') };
       const client = await clientFor(inputs);
       const existing = await client.loadBalancers.get(inputs.name, inputs.namespace);
       if (existing) {
@@ -139,6 +206,7 @@ export function createLoadBalancerProvider(options: LoadBalancerProviderOptions 
     async read(id: string, props?: Raw): Promise<ReadResult<LoadBalancerOutputs>> {
       const recorded = (props ?? {}) as Partial<LoadBalancerOutputs>;
       const [ns, name] = id.includes('/') ? id.split('/', 2) : [recorded.namespace ?? 'default', id];
+      if (recorded.workloadType === 'cluster') return readService(id, recorded as LoadBalancerOutputs);
       const client = await clientFor(recorded);
       const live = await client.loadBalancers.get(recorded.name ?? name, recorded.namespace ?? ns);
       if (!live) return {};
@@ -160,6 +228,7 @@ export function createLoadBalancerProvider(options: LoadBalancerProviderOptions 
 
     async update(_id: string, _olds: Raw, news: Raw): Promise<UpdateResult<LoadBalancerOutputs>> {
       const inputs = parseInputs(userInputs(news));
+      if (inputs.workloadType === 'cluster') return { outs: await convergeService(inputs, 'update') };
       const client = await clientFor(inputs);
       const live = await client.loadBalancers.get(inputs.name, inputs.namespace);
       if (!live) await client.loadBalancers.create(desiredLoadBalancer(inputs));
@@ -173,6 +242,13 @@ export function createLoadBalancerProvider(options: LoadBalancerProviderOptions 
     async delete(id: string, props: Raw): Promise<void> {
       const recorded = props as Partial<LoadBalancerOutputs>;
       const [ns, name] = id.includes('/') ? id.split('/', 2) : [recorded.namespace ?? 'default', id];
+      if (recorded.workloadType === 'cluster') {
+        const inputs = loadBalancerSchema.parse(Object.fromEntries(Object.entries(recorded).filter(([k]) => !OUTPUT_ONLY.includes(k))));
+        const guest = await guestFor(inputs);
+        const svc = await guest.services.get(inputs.name, inputs.namespace);
+        if (svc && isOwnedBy(svc, lbOwner(inputs.name))) await deleteService(guest, await clientFor(inputs), inputs, svc);
+        return;
+      }
       const client = await clientFor(recorded);
       const live = await client.loadBalancers.get(recorded.name ?? name, recorded.namespace ?? ns);
       const [lbNamespace, lbName] = [recorded.namespace ?? ns, recorded.name ?? name];

@@ -50,13 +50,45 @@ export const loadBalancerSchema = z.strictObject({
   network: z.string().regex(NAMESPACED, { error: 'must be a VM network as "namespace/name", e.g. "default/vm-net"' }).optional().describe(
     'VM network of the backends ("namespace/name"); pools with a matching selector.network are preferred. Default none. A change updates in place.',
   ),
-  listeners: z.array(listenerSchema).min(1, { error: 'must list at least one listener, e.g. [{ name: "http", port: 80, backendPort: 8080 }]' }).describe(
-    'Ports the load balancer serves. Names, protocol:port and protocol:backendPort must be unique. Required. A change updates in place.',
+  workloadType: z.enum(['vm', 'cluster']).default('vm').meta({ replaceOnChanges: true }).describe(
+    '"vm": a Harvester load balancer in front of VMs (listeners, backendServerSelector). "cluster": a Service of type LoadBalancer in a guest ' +
+      'cluster (guestKubeconfig, guestClusterName, ports, podSelector), for which the guest\'s Harvester cloud provider makes the Harvester load ' +
+      'balancer; `name`/`namespace` are then the Service\'s. Default "vm". A change replaces the resource (Harvester refuses it in place).',
   ),
-  backendServerSelector: z.record(z.string(), z.array(z.string()).min(1)).describe(
-    'Labels selecting the backend VMs (each key: one of these values), e.g. a HarvesterMachinePool\'s `backendSelector` output. Required. A change updates in place.',
+  listeners: z.array(listenerSchema).min(1, { error: 'must list at least one listener, e.g. [{ name: "http", port: 80, backendPort: 8080 }]' }).optional().describe(
+    'workloadType "vm": ports the load balancer serves. Names, protocol:port and protocol:backendPort must be unique. Required for "vm". A change updates in place.',
   ),
-  healthCheck: healthCheckSchema.optional().describe('TCP health check of the backends. Default none. A change updates in place.'),
+  backendServerSelector: z.record(z.string(), z.array(z.string()).min(1)).optional().describe(
+    'workloadType "vm": labels selecting the backend VMs (each key: one of these values), e.g. a HarvesterMachinePool\'s `backendSelector` output. ' +
+      'Required for "vm". A change updates in place.',
+  ),
+  guestKubeconfig: z.string().min(1).optional().meta({ secret: true }).describe(
+    'workloadType "cluster": kubeconfig (YAML or a path) of the guest cluster the Service lives in. Secret. Required for "cluster". Not part of the diff.',
+  ),
+  guestContext: z.string().min(1).optional().describe('workloadType "cluster": context of guestKubeconfig. Default: its current-context.'),
+  guestClusterName: z.string().min(1).max(63).optional().describe(
+    'workloadType "cluster": the cluster name the guest\'s Harvester cloud provider runs with (its --cluster-name; Rancher sets the cluster\'s name). ' +
+      'Required for "cluster". A change replaces the resource.',
+  ).meta({ replaceOnChanges: true }),
+  ports: z.array(z.strictObject({
+    name: z.string().min(1).max(63).regex(DNS_LABEL, { error: 'must be a lower-case DNS label, e.g. "https"' }).describe('Port name. Required.'),
+    port: port('port').describe('Service port (1–65535). Required.'),
+    targetPort: port('targetPort').optional().describe('Pod port. Default: the same as port.'),
+    protocol: z.enum(['TCP', 'UDP']).default('TCP').describe('Protocol. Default "TCP".'),
+  })).min(1, { error: 'must list at least one port, e.g. [{ name: "https", port: 443 }]' }).optional().describe(
+    'workloadType "cluster": ports of the Service. Required for "cluster". A change updates in place.',
+  ),
+  podSelector: z.record(z.string(), z.string()).optional().describe('workloadType "cluster": the Service\'s pod selector. Default none. A change updates in place.'),
+  guestCloudProviderVersion: z.string().regex(/^v?\d+\.\d+\.\d+([-+][0-9A-Za-z.+-]*)?$/, { error: 'must be a version such as "v0.2.7"' }).optional().describe(
+    'workloadType "cluster": version of the guest\'s Harvester cloud provider. Default: read from the image of Deployment kube-system/harvester-cloud-provider.',
+  ),
+  cloudProviderNamespace: z.string().max(63).regex(DNS_LABEL).default('default').describe(
+    'workloadType "cluster": Harvester namespace the guest\'s cloud provider creates its load balancers in (its kubeconfig\'s namespace). Default "default".',
+  ),
+  healthCheck: healthCheckSchema.optional().describe(
+    'TCP health check of the backends. For "cluster" it becomes the cloudprovider.harvesterhci.io/healthcheck-* annotations, which only the guest\'s ' +
+      'cloud provider below v0.2.0 reads (port: a Service port); with v0.2.0+ it is refused (use readiness probes). Default none. A change updates in place.',
+  ),
   timeouts: z.strictObject({
     create: z.string().regex(DURATION_PATTERN).default('5m').describe('Until an address is allocated and the load balancer is Ready. Default "5m".'),
     update: z.string().regex(DURATION_PATTERN).default('5m').describe('Until it is Ready again. Default "5m".'),
@@ -76,6 +108,7 @@ export const loadBalancerOutputsSchema = loadBalancerSchema.extend({
   ready: z.boolean().describe('The Ready condition is True.'),
   message: z.string().describe('The Ready condition\'s message (empty when ready).'),
   drift: z.array(z.string()).describe('Differences found by the last read between the live load balancer and the recorded inputs.'),
+  harvesterLoadBalancer: z.string().describe('The Harvester LoadBalancer serving it, "namespace/name" (for "cluster": the one the guest\'s cloud provider made).'),
 });
 export type LoadBalancerOutputs = z.output<typeof loadBalancerOutputsSchema>;
 

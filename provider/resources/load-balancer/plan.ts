@@ -19,13 +19,15 @@ export function lbOwner(name: string): OwnerIdentity {
 type Spec = NonNullable<LoadBalancer['spec']>;
 type SpecInputs = Pick<LoadBalancerInputs, 'description' | 'ipam' | 'ipPool' | 'listeners' | 'backendServerSelector' | 'healthCheck' | 'network'>;
 const SPEC_FIELDS = ['description', 'ipam', 'ipPool', 'listeners', 'backendServerSelector', 'healthCheck', 'network'] as const;
+/** Inputs of a guest-cluster Service (workloadType "cluster"), compared by diff. */
+const CLUSTER_FIELDS = ['workloadType', 'guestClusterName', 'ports', 'podSelector', 'guestCloudProviderVersion', 'cloudProviderNamespace'] as const;
 
 export function desiredSpec(inputs: SpecInputs): Spec {
   const spec: Spec = {
     workloadType: 'vm',
     ipam: inputs.ipam,
-    listeners: inputs.listeners.map((l) => ({ name: l.name, port: l.port, protocol: l.protocol, backendPort: l.backendPort })),
-    backendServerSelector: Object.fromEntries(Object.entries(inputs.backendServerSelector).map(([k, v]) => [k, [...v]])),
+    listeners: (inputs.listeners ?? []).map((l) => ({ name: l.name, port: l.port, protocol: l.protocol, backendPort: l.backendPort })),
+    backendServerSelector: Object.fromEntries(Object.entries(inputs.backendServerSelector ?? {}).map(([k, v]) => [k, [...v]])),
   };
   if (inputs.description !== undefined) spec.description = inputs.description;
   if (inputs.ipPool !== undefined) spec.ipPool = inputs.ipPool;
@@ -94,11 +96,12 @@ export function toOutputs(inputs: LoadBalancerInputs, live: LoadBalancer, drift:
     backendServers: [...((live.status?.backendServers as string[] | undefined) ?? [])],
     ...readyOf(live),
     drift,
+    harvesterLoadBalancer: `${live.metadata.namespace}/${live.metadata.name}`,
   };
 }
 
 export function diffInputs(olds: Partial<LoadBalancerOutputs>, news: Partial<LoadBalancerInputs>): { changes: boolean; replaces: string[] } {
-  const keys = ['name', 'namespace', ...SPEC_FIELDS, 'timeouts'] as const;
+  const keys = ['name', 'namespace', ...SPEC_FIELDS, ...CLUSTER_FIELDS, 'timeouts'] as const;
   const changed = keys.filter((k) => stableStringify(olds[k]) !== stableStringify(news[k]));
   return { changes: changed.length > 0 || (olds.drift ?? []).length > 0, replaces: changed.filter((k) => REPLACE_INPUTS.includes(k)) };
 }

@@ -34,7 +34,7 @@ export function crossFieldFailures(user: Obj): CheckFailure[] {
     }
   });
   const hc = isObj(user.healthCheck) ? user.healthCheck : undefined;
-  if (hc && typeof hc.port === 'number' && !listeners.some((l) => isUnknown(l.backendPort) || isUnknown(l.protocol))) {
+  if (user.workloadType !== 'cluster' && hc && typeof hc.port === 'number' && !listeners.some((l) => isUnknown(l.backendPort) || isUnknown(l.protocol))) {
     const tcpBackends = listeners.filter((l) => (l.protocol ?? 'TCP') === 'TCP').map((l) => l.backendPort);
     if (!tcpBackends.includes(hc.port)) {
       const udp = listeners.some((l) => l.protocol === 'UDP' && l.backendPort === hc.port);
@@ -45,6 +45,24 @@ export function crossFieldFailures(user: Obj): CheckFailure[] {
   }
   if (user.ipam === 'dhcp' && user.ipPool !== undefined && !isUnknown(user.ipPool)) {
     fail('ipPool', 'is set but ipam is "dhcp", which takes no pool: remove ipPool, or set ipam to "pool"');
+  }
+  const cluster = user.workloadType === 'cluster';
+  if (!isUnknown(user.workloadType)) {
+    const own = cluster ? ['guestKubeconfig', 'guestClusterName', 'ports'] : ['listeners', 'backendServerSelector'];
+    const foreign = cluster
+      ? ['listeners', 'backendServerSelector', 'ipPool']
+      : ['guestKubeconfig', 'guestContext', 'guestClusterName', 'ports', 'podSelector', 'guestCloudProviderVersion'];
+    const type = cluster ? 'cluster' : 'vm';
+    for (const key of own) if (user[key] === undefined) fail(key, `is required with workloadType "${type}"${cluster ? '' : ' (the default)'}`);
+    for (const key of foreign) {
+      if (user[key] === undefined) continue;
+      fail(key, cluster
+        ? `is not used with workloadType "cluster": the guest's Harvester cloud provider makes the load balancer from the Service (ports, podSelector) and Harvester chooses the pool; remove ${key}`
+        : `belongs to workloadType "cluster" (a guest-cluster Service): remove it, or set workloadType to "cluster"`);
+    }
+  }
+  if (cluster && hc && typeof hc.port === 'number' && Array.isArray(user.ports) && !user.ports.some((p) => isObj(p) && (p.port === hc.port || isUnknown(p.port)))) {
+    fail('healthCheck.port', `${hc.port} is not a port of the Service: the cloud provider maps the health-check port to a Service port's nodePort; use one of ${user.ports.filter(isObj).map((p) => p.port).join(', ')}`);
   }
   if (isObj(user.backendServerSelector) && Object.keys(user.backendServerSelector).length === 0) {
     fail('backendServerSelector', 'is empty, so it would select no VM: give labels of the backends, e.g. a HarvesterMachinePool\'s backendSelector output');
