@@ -8,6 +8,7 @@
  */
 import { availableParallelism } from 'node:os';
 import { nowMs } from './measure';
+import { benchLoadBalancer } from './load-balancer';
 import { benchPoolCreate } from './pool-create';
 import { startPoolBench, type PoolBench } from './pool-fixture';
 import { benchPoolPlan } from './pool-plan';
@@ -30,6 +31,7 @@ export const BENCHMARKS: Benchmark[] = [
   { name: 'pool-plan', run: benchPoolPlan },
   { name: 'pool-create', emulator: true, run: benchPoolCreate },
   { name: 'pool-read', emulator: true, run: benchPoolRead },
+  { name: 'load-balancer', emulator: true, run: benchLoadBalancer },
 ];
 
 /** Whole-run limit: a hung benchmark must not hang CI. */
