@@ -33,7 +33,7 @@ Options:
   --guest-ccm-version VERSION   harvester-cloud-provider version of the guest (e.g. v0.2.4)
   --guest-kubelet-version VER   kubelet version of the guest nodes (e.g. v1.32.4+rke2r1)
   --guest-cluster-name NAME     guest cluster name (default guest)
-  --guide                       after the ready line, print how to use the emulator (npm start does)
+  --guide                       after the ready line, print how to use the emulator (npm run emulator does)
   --help                        show this help`;
 
 /** A flag error: message for stderr, exit code 2. */
