@@ -201,6 +201,12 @@ export class DynamicHost {
     await this.call('delete', 'delete', req);
   }
 
+  /** kill ends the host process at once (SIGKILL), as a crashed CI runner would; calls in flight fail. */
+  kill(): void {
+    this.child.kill('SIGKILL');
+    this.client.close();
+  }
+
   /** stop closes the client and ends the host process. */
   async stop(): Promise<void> {
     this.client.close();
