@@ -32,7 +32,7 @@ async function startBound(bootMs: number): Promise<Bound> {
   const emulator = await startEmulator({ host: '127.0.0.1', harvester: { delays: { vmiSchedule: 20, vmiBoot: bootMs, guestAgent: 50, imageImport: 20 } } });
   emulator.faults.add({ name: 'rtt', action: { type: 'latency', ms: RTT_MS } });
   const connect = (o: { kubeconfig?: string; context?: string } = {}) => HarvesterClient.connect({ ...o, retry: { maxAttempts: 4, initialDelayMs: 10, maxDelayMs: 50 } });
-  const provider = createMachinePoolProvider({ connect });
+  const provider = createMachinePoolProvider({ connect, parallelism: process.env.BENCH_PARALLELISM ? Number(process.env.BENCH_PARALLELISM) : undefined });
   return {
     emulator,
     provider,

@@ -21,7 +21,8 @@ import { fmt, type Reporter } from './report';
  * must fall well below it as the naive read grows with the pool (about 0.1x and 0.05x when written).
  */
 const SIZES: { count: number; requestTarget: number; timeTarget: number }[] = [
-  { count: 1, requestTarget: 1.0, timeTarget: 1.5 },
+  // 3 LISTs since read also lists the pool's volumes to report stray ones (issue 8), against 2 naive GETs at 1 VM.
+  { count: 1, requestTarget: 1.5, timeTarget: 1.5 },
   { count: 10, requestTarget: 0.2, timeTarget: 0.5 },
   { count: 50, requestTarget: 0.05, timeTarget: 0.25 },
 ];

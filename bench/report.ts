@@ -51,6 +51,8 @@ export function formatResult(r: BenchResult): string {
 export class Reporter {
   readonly results: BenchResult[] = [];
   readonly errors: string[] = [];
+  /** Figure 1 as CSV rows (header first), when physical-bound ran. */
+  csv: string[] = [];
 
   constructor(private readonly print: (line: string) => void = (line) => console.log(line)) {}
 

@@ -25,7 +25,7 @@ import { ProviderError, ResourceInitError, errorMessage } from '../../core/error
 import { parseDuration } from '../../core/duration';
 import type { CheckResult, CreateResult, DiffResult, ReadResult, UpdateResult } from '../../core/types';
 import { isUnknown } from '../../core/unknowns';
-import { applySteps, awaitGone, deleteMachine, deleteVolumes, type PoolTarget } from './apply';
+import { WRITE_PARALLELISM, applySteps, awaitGone, deleteMachine, deleteVolumes, type PoolTarget } from './apply';
 import { guestAgentIn } from './cloud-config';
 import { checkAgainstCluster } from './cluster-checks';
 import { clusterUnreachable } from './errors';
@@ -50,7 +50,7 @@ export interface MachinePoolProviderOptions {
   clock?: Clock;
   /** Progress lines ("2/3 VMs ready; …"). @default dropped */
   onProgress?: (line: string) => void;
-  /** Writes in flight at most. @default 8 */
+  /** Writes in flight at most. @default WRITE_PARALLELISM (apply.ts) */
   parallelism?: number;
 }
 
@@ -140,12 +140,11 @@ export function createMachinePoolProvider(options: MachinePoolProviderOptions = 
       onProgress: options.onProgress,
     };
     await applySteps(plan.steps, applyOptions);
-    if (inputs.volumeDeletion === 'delete') {
-      // Disks of VMs deleted out of band (nothing named them for removal) go now, found by the pool's labels.
-      const after = await observePool(client, desired.identity, { withVolumes: true });
-      await deleteVolumes(after.strayVolumes, applyOptions);
-    }
-    const final = await observePool(client, desired.identity);
+    // One observation (one round trip: the lists run in parallel) gives both the outputs and, with volumeDeletion
+    // "delete", the disks of VMs deleted out of band (nothing named them for removal), found by the pool's labels.
+    const deletesVolumes = inputs.volumeDeletion === 'delete';
+    const final = await observePool(client, desired.identity, { withVolumes: deletesVolumes });
+    if (deletesVolumes) await deleteVolumes(final.strayVolumes, applyOptions);
     return toOutputs(inputs, final.statuses, [], desired.cloudInitHash);
   }
 
@@ -275,7 +274,7 @@ export function createMachinePoolProvider(options: MachinePoolProviderOptions = 
         clock,
         onProgress: options.onProgress,
       };
-      const parallelism = options.parallelism ?? 8;
+      const parallelism = options.parallelism ?? WRITE_PARALLELISM;
       await mapLimit(observed.machines.filter((m) => !m.deleting), parallelism, (m) => deleteMachine(m.name, claimNamesOf(m.vm), o));
       await awaitGone(observed.machines.map((m) => m.name), o);
       if (target.volumeDeletion === 'delete') {
