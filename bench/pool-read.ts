@@ -5,7 +5,7 @@
  * provider's write parallelism).
  *
  * Requests are counted by the emulator's request journal, so they are what really went over the wire.
- * Targets: read requests stay constant in pool size (two label-selected LISTs), so at 50 VMs they are at
+ * Targets: read requests stay constant in pool size (three label-selected LISTs), so at 50 VMs they are at
  * most 0.05x the naive 100 GETs; and at 50 VMs a read takes at most a quarter of the naive read's wall
  * time (SIZES has the target of every size).
  */
