@@ -17,10 +17,9 @@ import type { IPPool } from '../../client/objects';
 import { assertOwned, isOwnedBy, notOwnedError } from '../../client/ownership';
 import { connectionFor } from '../../core/connection';
 import { parseDuration } from '../../core/duration';
-import { ProviderError, errorMessage } from '../../core/errors';
-import { unchangedReferencesDropped } from '../../core/input-errors';
+import { checkInputs, parseChecked, userInputs } from '../../core/check-flow';
+import { ProviderError } from '../../core/errors';
 import type { CheckFailure, CheckResult, CreateResult, DiffResult, ReadResult, UpdateResult } from '../../core/types';
-import { isUnknown } from '../../core/unknowns';
 import { ipPoolSchema, OUTPUT_ONLY, type IPPoolInputs, type IPPoolOutputs } from './model';
 import { desiredPool, desiredSpec, diffInputs, driftOf, liveInputs, poolOwner, toOutputs } from './plan';
 import { formatInterval, intervalsOf, isGlobalScope, overlaps, validateInputs } from './validate';
@@ -29,18 +28,6 @@ type Raw = Record<string, unknown>;
 
 export interface IPPoolProviderOptions {
   connect?: (options: { kubeconfig?: string; context?: string }) => Promise<HarvesterClient>;
-}
-
-function userInputs(raw: Raw | undefined): Raw {
-  return Object.fromEntries(Object.entries(raw ?? {}).filter(([k]) => !k.startsWith('__')));
-}
-
-function parseInputs(raw: Raw): IPPoolInputs {
-  const v = validateInputs(raw);
-  if (v.inputs) return v.inputs;
-  throw new ProviderError('InvalidInputs', `The HarvesterIPPool inputs are invalid:\n${v.failures.map((f) => `  - ${f.reason}`).join('\n')}\n`, {
-    fix: 'Fix the inputs above and run again.',
-  });
 }
 
 const fail = (property: string, reason: string): CheckFailure => ({ property, reason: `${property}: ${reason}` });
@@ -101,21 +88,8 @@ export function createIPPoolProvider(options: IPPoolProviderOptions = {}) {
   }
 
   return {
-    async check(olds: Raw, news: Raw): Promise<CheckResult<Raw>> {
-      const raw = userInputs(news);
-      const v = validateInputs(raw);
-      const failures = [...v.failures];
-      if (!failures.length && v.inputs && !isUnknown(raw.kubeconfig) && !isUnknown(raw.context)) {
-        try {
-          const client = await clientFor(v.inputs);
-          failures.push(...unchangedReferencesDropped(await clusterFailures(v.inputs, client), userInputs(olds), raw));
-        } catch (err) {
-          failures.push({ property: '', reason: `cannot check the inputs against the Harvester cluster: ${errorMessage(err)}` });
-        }
-      }
-      if (failures.length) return { inputs: news, failures };
-      return { inputs: (v.inputs as unknown as Raw) ?? v.previewInputs ?? raw };
-    },
+    check: (olds: Raw, news: Raw): Promise<CheckResult<Raw>> =>
+      checkInputs(olds, news, validateInputs, (inputs) => clientFor(inputs).then((client) => clusterFailures(inputs, client))),
 
     async diff(_id: string, olds: Raw, news: Raw): Promise<DiffResult> {
       const d = diffInputs(olds as Partial<IPPoolOutputs>, userInputs(news) as Partial<IPPoolInputs>);
@@ -123,7 +97,7 @@ export function createIPPoolProvider(options: IPPoolProviderOptions = {}) {
     },
 
     async create(raw: Raw): Promise<CreateResult<IPPoolOutputs>> {
-      const inputs = parseInputs(userInputs(raw));
+      const inputs = parseChecked('HarvesterIPPool', raw, validateInputs);
       const client = await clientFor(inputs);
       const existing = await client.ipPools.get(inputs.name);
       if (existing) assertOwned(existing, poolOwner(inputs.name), 'create', 'IPPool');
@@ -146,7 +120,7 @@ export function createIPPoolProvider(options: IPPoolProviderOptions = {}) {
     },
 
     async update(_id: string, _olds: Raw, news: Raw): Promise<UpdateResult<IPPoolOutputs>> {
-      const inputs = parseInputs(userInputs(news));
+      const inputs = parseChecked('HarvesterIPPool', news, validateInputs);
       const client = await clientFor(inputs);
       const live = await client.ipPools.get(inputs.name);
       if (!live) {

@@ -14,7 +14,7 @@ import { parseDuration } from '../../core/duration';
 import { compareVersions, parseVersion } from '../topology-labels/versions';
 import { cloudProviderVersion } from '../topology-labels/guest';
 import type { LoadBalancerInputs, LoadBalancerOutputs } from './model';
-import { lbOwner, readyOf } from './plan';
+import { lbOwner, toOutputs } from './plan';
 
 /** The Service annotations the cloud provider reads (cloud-provider-harvester pkg/utils/consts.go). */
 export const SERVICE_ANNOTATIONS = {
@@ -94,20 +94,21 @@ export function serviceInputs(svc: Service): Pick<LoadBalancerInputs, 'ipam' | '
   return out;
 }
 
-/** Outputs of a guest Service from it and the Harvester LoadBalancer the cloud provider made (if found). */
+/** Outputs of a guest Service: the Harvester LoadBalancer the cloud provider made (if found), the Service's address. */
 export function serviceOutputs(inputs: LoadBalancerInputs, svc: Service, lb: LoadBalancer | undefined, drift: string[] = []): LoadBalancerOutputs {
-  const allocated = lb?.status?.allocatedAddress ?? {};
   const address = svc.status?.loadBalancer?.ingress?.[0]?.ip ?? lb?.status?.address ?? '';
+  if (lb) return { ...toOutputs(inputs, lb, drift), address };
   return {
     ...inputs,
     address,
-    allocatedPool: allocated.ipPool ?? '',
-    mask: allocated.mask ?? '',
-    gateway: allocated.gateway ?? '',
-    backendServers: [...((lb?.status?.backendServers as string[] | undefined) ?? [])],
-    ...(lb ? readyOf(lb) : { ready: false, message: 'the guest\'s cloud provider has not made the Harvester load balancer yet' }),
+    allocatedPool: '',
+    mask: '',
+    gateway: '',
+    backendServers: [],
+    ready: false,
+    message: 'the guest\'s cloud provider has not made the Harvester load balancer yet',
     drift,
-    harvesterLoadBalancer: lb ? `${lb.metadata.namespace}/${lb.metadata.name}` : '',
+    harvesterLoadBalancer: '',
   };
 }
 

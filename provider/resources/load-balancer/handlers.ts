@@ -18,10 +18,9 @@ import type { LoadBalancer } from '../../client/objects';
 import { assertOwned, isOwnedBy, notOwnedError } from '../../client/ownership';
 import { connectionFor } from '../../core/connection';
 import { parseDuration } from '../../core/duration';
+import { checkInputs, parseChecked, userInputs } from '../../core/check-flow';
 import { ProviderError, errorMessage } from '../../core/errors';
-import { unchangedReferencesDropped } from '../../core/input-errors';
 import type { CheckFailure, CheckResult, CreateResult, DiffResult, ReadResult, UpdateResult } from '../../core/types';
-import { isUnknown } from '../../core/unknowns';
 import { OUTPUT_ONLY, loadBalancerSchema, type LoadBalancerInputs, type LoadBalancerOutputs } from './model';
 import { NETWORK_ANNOTATION, desiredLoadBalancer, desiredSpec, diffInputs, driftOf, lbOwner, liveInputs, readyOf, toOutputs } from './plan';
 import { validateInputs } from './validate';
@@ -34,18 +33,6 @@ type Raw = Record<string, unknown>;
 export interface LoadBalancerProviderOptions {
   connect?: (options: { kubeconfig?: string; context?: string }) => Promise<HarvesterClient>;
   onProgress?: (line: string) => void;
-}
-
-function userInputs(raw: Raw | undefined): Raw {
-  return Object.fromEntries(Object.entries(raw ?? {}).filter(([k]) => !k.startsWith('__')));
-}
-
-function parseInputs(raw: Raw): LoadBalancerInputs {
-  const v = validateInputs(raw);
-  if (v.inputs) return v.inputs;
-  throw new ProviderError('InvalidInputs', `The HarvesterLoadBalancer inputs are invalid:\n${v.failures.map((f) => `  - ${f.reason}`).join('\n')}\n`, {
-    fix: 'Fix the inputs above and run again.',
-  });
 }
 
 const fail = (property: string, reason: string): CheckFailure => ({ property, reason: `${property}: ${reason}` });
@@ -166,22 +153,11 @@ export function createLoadBalancerProvider(options: LoadBalancerProviderOptions 
   }
 
   return {
-    async check(olds: Raw, news: Raw): Promise<CheckResult<Raw>> {
-      const raw = userInputs(news);
-      const v = validateInputs(raw);
-      const failures = [...v.failures];
-      if (!failures.length && v.inputs && !isUnknown(raw.kubeconfig) && !isUnknown(raw.context)) {
-        try {
-          const client = await clientFor(v.inputs);
-          const found = v.inputs.workloadType === 'cluster' ? [...(await guestFailures(v.inputs)), ...(await networkFailures(v.inputs, client))] : await clusterFailures(v.inputs, client);
-          failures.push(...unchangedReferencesDropped(found, userInputs(olds), raw));
-        } catch (err) {
-          failures.push({ property: '', reason: `cannot check the inputs against the Harvester cluster: ${errorMessage(err)}` });
-        }
-      }
-      if (failures.length) return { inputs: news, failures };
-      return { inputs: (v.inputs as unknown as Raw) ?? v.previewInputs ?? raw };
-    },
+    check: (olds: Raw, news: Raw): Promise<CheckResult<Raw>> =>
+      checkInputs(olds, news, validateInputs, async (inputs) => {
+        const client = await clientFor(inputs);
+        return inputs.workloadType === 'cluster' ? [...(await guestFailures(inputs)), ...(await networkFailures(inputs, client))] : clusterFailures(inputs, client);
+      }),
 
     async diff(_id: string, olds: Raw, news: Raw): Promise<DiffResult> {
       const d = diffInputs(olds as Partial<LoadBalancerOutputs>, userInputs(news) as Partial<LoadBalancerInputs>);
@@ -189,7 +165,7 @@ export function createLoadBalancerProvider(options: LoadBalancerProviderOptions 
     },
 
     async create(raw: Raw): Promise<CreateResult<LoadBalancerOutputs>> {
-      const inputs = parseInputs(userInputs(raw));
+      const inputs = parseChecked('HarvesterLoadBalancer', raw, validateInputs);
       if (inputs.workloadType === 'cluster') return { id: `${inputs.namespace}/${inputs.name}`, outs: await convergeService(inputs, 'create') };
       const client = await clientFor(inputs);
       const existing = await client.loadBalancers.get(inputs.name, inputs.namespace);
@@ -227,7 +203,7 @@ export function createLoadBalancerProvider(options: LoadBalancerProviderOptions 
     },
 
     async update(_id: string, _olds: Raw, news: Raw): Promise<UpdateResult<LoadBalancerOutputs>> {
-      const inputs = parseInputs(userInputs(news));
+      const inputs = parseChecked('HarvesterLoadBalancer', news, validateInputs);
       if (inputs.workloadType === 'cluster') return { outs: await convergeService(inputs, 'update') };
       const client = await clientFor(inputs);
       const live = await client.loadBalancers.get(inputs.name, inputs.namespace);
