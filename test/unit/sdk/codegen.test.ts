@@ -35,13 +35,15 @@ describe('generated SDK, schema.json and docs', () => {
     assert.equal(schema.config.variables.kubeconfig.secret, true);
   });
 
-  it('schema.json is valid against Pulumi\'s package metaschema', function () {
-    if (!existsSync(metaschemaPath)) {
-      this.skip(); // ../shared/pulumi/package-metaschema.json is beside CI's clone only: nothing to validate against here
-    }
-    const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: false });
-    const validate = ajv.compile(JSON.parse(readFileSync(metaschemaPath, 'utf8')));
-    const ok = validate(JSON.parse(readFileSync(join(root, 'schema.json'), 'utf8')));
-    assert.ok(ok, `schema.json does not match the metaschema:\n${ajv.errorsText(validate.errors, { separator: '\n' })}`);
-  });
+  // ../shared sits beside CI's clone only; without it there is nothing to validate against, and the title says so.
+  const haveMetaschema = existsSync(metaschemaPath);
+  (haveMetaschema ? it : it.skip)(
+    haveMetaschema ? 'schema.json is valid against Pulumi\'s package metaschema' : 'schema.json against Pulumi\'s package metaschema: skipped, ../shared/pulumi/package-metaschema.json is not beside this repository',
+    () => {
+      const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: false });
+      const validate = ajv.compile(JSON.parse(readFileSync(metaschemaPath, 'utf8')));
+      const ok = validate(JSON.parse(readFileSync(join(root, 'schema.json'), 'utf8')));
+      assert.ok(ok, `schema.json does not match the metaschema:\n${ajv.errorsText(validate.errors, { separator: '\n' })}`);
+    },
+  );
 });
