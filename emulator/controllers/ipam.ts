@@ -2,11 +2,12 @@
  * IPPool address math as load-balancer-harvester does it with CNI host-local's allocator
  * (pkg/ipam/allocator.go MakeRange/countIP, pkg/ipam/store/store.go, host-local backend/allocator):
  * - a range defaults to subnet+1 … last usable (broadcast-1), gateway subnet+1 (skipped when allocating);
- *   a /32 is one address with no gateway; start > end is swapped; start/end must lie in the subnet;
+ *   a /32 is one address with no gateway; start > end is swapped; start, end and gateway must lie in the
+ *   subnet and be neither its network nor its broadcast address;
  * - total = addresses in the ranges minus gateways that fall inside them;
  * - allocation prefers the address this LB held before (allocatedHistory), else walks the range set from the
  *   address after `lastAllocated` (host-local's round robin), skipping gateways and allocated addresses.
- * IPv4 only. Error texts are Harvester's (including its "invalide range" typo).
+ * IPv4 only. Error texts are those of load-balancer-harvester v0.4.3 and later (Harvester v1.4+).
  */
 import { KubeObject } from '../api/types';
 import { Cidr, cidrContains, formatCidr, formatIPv4, maskOf, parseCidr, parseIPv4 } from './ipv4';
@@ -28,39 +29,38 @@ export interface PoolRange {
   gateway?: number;
 }
 
-function specText(r: RangeSpec): string {
-  return `&{RangeStart:${r.rangeStart ?? ''} RangeEnd:${r.rangeEnd ?? ''} Subnet:${r.subnet ?? ''} Gateway:${r.gateway ?? ''}}`;
+/**
+ * parseAddress is the allocator's parseIP: an address of the range must parse, lie in the subnet, and be
+ * neither its network nor its broadcast address (so a /32 cannot name its one address explicitly).
+ */
+function parseAddress(text: string | undefined, subnet: Cidr, fallback: number | undefined): number | undefined {
+  if (!text) return fallback;
+  const ip = parseIPv4(text);
+  if (ip === undefined) throw new Error(`invalid IP ${text}`);
+  if (!cidrContains(subnet, ip)) throw new Error(`IP ${text} is out of subnet ${formatCidr(subnet)}`);
+  if (ip === subnet.network) throw new Error(`IP ${text} is the network address`);
+  if (ip === subnet.broadcast) throw new Error(`IP ${text} is the broadcast address`);
+  return ip;
+}
+
+function within(what: string, text: string | undefined, parse: () => number | undefined): number | undefined {
+  try {
+    return parse();
+  } catch (err) {
+    throw new Error(`invalid ${what} ${text ?? ''}: ${(err as Error).message}`);
+  }
 }
 
 /** Canonicalises one range; throws an Error with Harvester's message when invalid. */
 export function makeRange(r: RangeSpec): PoolRange {
   const subnet = parseCidr(r.subnet);
-  if (!subnet) throw new Error(`invalide range ${specText(r)}`);
+  // Go's net.ParseCIDR error, with the allocator's hint appended.
+  if (!subnet) throw new Error(`invalid CIDR address: ${r.subnet ?? ''}, a valid example is 192.168.1.0/24`);
   const p2p = subnet.prefix === 32;
-  let start: number;
-  if (!r.rangeStart) start = p2p ? subnet.network : subnet.network + 1;
-  else {
-    const parsed = parseIPv4(r.rangeStart);
-    if (parsed === undefined) throw new Error(`invalid rangeStart ${r.rangeStart}`);
-    if (!cidrContains(subnet, parsed)) throw new Error(`range start IP ${r.rangeStart} is out of subnet ${formatCidr(subnet)}`);
-    start = parsed;
-  }
-  let end: number;
-  if (!r.rangeEnd) end = p2p ? subnet.network : subnet.broadcast - 1;
-  else {
-    const parsed = parseIPv4(r.rangeEnd);
-    if (parsed === undefined) throw new Error(`invalid rangeEnd ${r.rangeEnd}`);
-    // Harvester prints the start IP here (sic).
-    if (!cidrContains(subnet, parsed)) throw new Error(`range end IP ${formatIPv4(start)} is out of subnet ${formatCidr(subnet)}`);
-    end = parsed;
-  }
+  let start = within('range start', r.rangeStart, () => parseAddress(r.rangeStart, subnet, p2p ? subnet.network : subnet.network + 1))!;
+  let end = within('range end', r.rangeEnd, () => parseAddress(r.rangeEnd, subnet, p2p ? subnet.network : subnet.broadcast - 1))!;
   if (start > end) [start, end] = [end, start];
-  let gateway: number | undefined;
-  if (!r.gateway) gateway = p2p ? undefined : subnet.network + 1;
-  else {
-    gateway = parseIPv4(r.gateway);
-    if (gateway === undefined) throw new Error(`invalid gateway ${r.gateway}`);
-  }
+  const gateway = within('gateway', r.gateway, () => parseAddress(r.gateway, subnet, p2p ? undefined : subnet.network + 1));
   return { subnet, start, end, gateway };
 }
 

@@ -2,8 +2,9 @@
  * IPPool status bookkeeping (load-balancer-harvester pkg/controller/ippool/controller.go): when a pool is
  * created or its ranges change, `status.total` is the number of assignable addresses, `status.available`
  * what is left after `status.allocated`, `status.lastAllocated` is kept ("" at first; the CRD requires all
- * three once status exists), and condition Ready=True. The allocation map itself is written by the LB
- * controller (lb-controller.ts), as the real IPAM store does.
+ * three once status exists), and condition Ready=True. Unusable ranges fail the reconcile with the
+ * allocator's error and write nothing (NewAllocator returns before updateStatus). The allocation map itself
+ * is written by the LB controller (lb-controller.ts), as the real IPAM store does.
  */
 import { Clock } from '../clock';
 import { Store } from '../api/types';
@@ -17,7 +18,7 @@ import { Controller, ErrorSink, splitKey } from './runtime';
 export function createIpPoolController(ctx: { store: Store; kinds: HarvesterKinds; clock: Clock; errors?: ErrorSink }): Controller {
   const { store, kinds } = ctx;
   const controller = new Controller({
-    name: 'harvester-ippool-controller',
+    name: 'harvester-ipam-controller',
     clock: ctx.clock,
     errors: ctx.errors,
     reconcile: (key) => {
@@ -25,26 +26,23 @@ export function createIpPoolController(ctx: { store: Store; kinds: HarvesterKind
       if (!pool || isDeleting(pool)) return;
       const desired = clone(pool);
       const status = statusOf(desired);
-      let ready: Pick<Condition, 'type' | 'status' | 'message'> = { type: 'Ready', status: 'True' };
-      try {
-        const set = rangeSetOf(pool);
-        const allocated = (status.allocated as Record<string, string> | undefined) ?? {};
-        const inUse = Object.keys(allocated).filter((ip) => {
-          const n = parseIPv4(ip);
-          return n !== undefined && rangeSetContains(set, n);
-        }).length;
-        const total = totalOf(set);
-        status.total = total;
-        status.available = Math.max(0, total - inUse);
-      } catch (err) {
-        // Bad ranges (only reachable past the webhook): keep the counters, report why.
-        status.total ??= 0;
-        status.available ??= 0;
-        ready = { type: 'Ready', status: 'False', message: (err as Error).message };
-      }
+      // Like ipam.NewAllocator: unusable ranges (only reachable past the webhook) fail the reconcile with the
+      // allocator's error, and nothing is written: the pool never gets a Ready condition until they are fixed.
+      const ranges = (pool.spec as { ranges?: unknown[] } | undefined)?.ranges ?? [];
+      if (ranges.length === 0) throw new Error("range can't be empty");
+      const set = rangeSetOf(pool);
+      const allocated = (status.allocated as Record<string, string> | undefined) ?? {};
+      const inUse = Object.keys(allocated).filter((ip) => {
+        const n = parseIPv4(ip);
+        return n !== undefined && rangeSetContains(set, n);
+      }).length;
+      const total = totalOf(set);
+      status.total = total;
+      status.available = Math.max(0, total - inUse);
+      const ready: Pick<Condition, 'type' | 'status' | 'message'> = { type: 'Ready', status: 'True' };
       status.lastAllocated ??= '';
       status.conditions = setCondition(status.conditions as Condition[] | undefined, ready, timestamp(ctx.clock.now()), { stampUpdate: true });
-      writeChanges(store, kinds.ipPool, pool, desired, { fieldManager: 'harvester-ippool-controller' });
+      writeChanges(store, kinds.ipPool, pool, desired, { fieldManager: 'harvester-ipam-controller' });
     },
   });
   controller.watch(store, kinds.ipPool);

@@ -8,7 +8,8 @@
  * Validator: create/update — ranges non-empty and parseable, no overlap inside the pool nor with other pools,
  * on update every allocated IP still inside the ranges, only one global pool, scope tuples of the pool not
  * overlapping each other, non-zero priority unique, no two priority-0 pools with matching scope; delete —
- * refused while `status.allocated` is non-empty. Errors read "could not create|update IP pool <name> because …".
+ * refused while `status.allocated` is non-empty. Errors read "can't create|update IP pool <name> because …"
+ * (error.go since v0.4.3; "could not" before).
  */
 import { AdmissionHook, AdmissionRequest, KubeObject, StoreReader } from '../api/types';
 import { formatRange, formatRangeSet, makeRangeSet, PoolRange, rangesOverlap, rangeSetContains, rangeSetOf, RangeSpec } from '../controllers/ipam';
@@ -50,7 +51,7 @@ function mutate(req: AdmissionRequest, kinds: HarvesterKinds): void {
   try {
     vid = vidOf(req.store, kinds, selectorOf(pool).network ?? '');
   } catch (err) {
-    throw denyInternalError(LB_MUTATOR, `could not ${verb} IP pool ${pool.metadata.name} because ${(err as Error).message}`);
+    throw denyInternalError(LB_MUTATOR, `can't ${verb} IP pool ${pool.metadata.name} because ${(err as Error).message}`);
   }
   const labels = labelsOf(pool, true);
   labels[LABEL_POOL_VID] = String(vid);
@@ -131,7 +132,7 @@ function validate(req: AdmissionRequest, kinds: HarvesterKinds): void {
     }
     checkSelector(pool, others);
   } catch (err) {
-    throw denyInternalError(LB_VALIDATOR, `could not ${verb} IP pool ${pool.metadata.name} because ${(err as Error).message}`);
+    throw denyInternalError(LB_VALIDATOR, `can't ${verb} IP pool ${pool.metadata.name} because ${(err as Error).message}`);
   }
 }
 

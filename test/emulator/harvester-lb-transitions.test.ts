@@ -51,21 +51,24 @@ describe('simulated Harvester: LoadBalancer IPAM moves and unusable IP pools', (
   });
 
   describe('an IP pool whose ranges cannot be used', () => {
-    it('is never reported Ready=True: the controller\'s write is denied with the reason, and the pool turns Ready once fixed', async () => {
-      // Written before the webhooks are installed: the state a pool reaches past a webhook outage. IPPool has no
-      // status subresource (CRD `subresources: {}`), so the validator also sees the controller's status write.
+    it('gets no status: the IPAM controller fails with the allocator\'s reason and writes nothing until the ranges are fixed', async () => {
+      // Written before the webhooks are installed: the state a pool reaches past a webhook outage. Upstream's
+      // OnChange returns ipam.NewAllocator's error before updateStatus, so no Ready=False is ever written.
       const clock = new ManualClock();
       const store = new ObjectStore(createHarvesterRegistry(), clock, { validate: validateObject });
       seedHarvester(store);
-      store.create(KINDS.ipPool, pool('broken', [{ subnet: '10.30.0.0/24', rangeStart: '10.31.0.5' }]));
+      const created = store.create(KINDS.ipPool, pool('broken', [{ subnet: '10.30.0.0/24', rangeStart: '10.31.0.5' }]));
       const harvester = installHarvester(store, clock, {});
       try {
         await settle(store, clock);
-        assert.equal(readyOf(store.get(harvester.kinds.ipPool, undefined, 'broken')), undefined, 'no Ready condition for unusable ranges');
-        assert.deepEqual(
-          harvester.errors().map((e) => [e.controller, e.key, e.message]),
-          [['harvester-ippool-controller', 'broken', `${DENIED}could not update IP pool broken because range start IP 10.31.0.5 is out of subnet 10.30.0.0/24`]],
-        );
+        const broken = store.get(harvester.kinds.ipPool, undefined, 'broken')!;
+        assert.equal(broken.metadata.resourceVersion, created.metadata.resourceVersion, 'the controller wrote to a pool it cannot use');
+        assert.equal(readyOf(broken), undefined, 'no Ready condition for unusable ranges');
+        const errors = harvester.errors().map((e) => [e.controller, e.key, e.message]);
+        assert.ok(errors.length > 0, 'the controller reported no error');
+        for (const e of errors) {
+          assert.deepEqual(e, ['harvester-ipam-controller', 'broken', 'invalid range start 10.31.0.5: IP 10.31.0.5 is out of subnet 10.30.0.0/24']);
+        }
         store.patch(harvester.kinds.ipPool, undefined, 'broken', 'merge', { spec: { ranges: [{ subnet: '10.30.0.0/24', rangeStart: '10.30.0.5' }] } });
         await settle(store, clock);
         const fixed = store.get(harvester.kinds.ipPool, undefined, 'broken')!;

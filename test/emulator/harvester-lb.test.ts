@@ -215,48 +215,56 @@ describe('simulated Harvester: load balancers and IP pools', () => {
     const refuse = (body: KubeObject) => expectStatusError(() => sim.store.create(sim.kinds.ipPool, body)).status.message;
 
     it('ranges must parse and not overlap inside the pool or with other pools', () => {
-      assert.equal(refuse(pool('r0', { ranges: [] })), `${v}could not create IP pool r0 because range can't be empty`);
-      assert.equal(refuse(pool('r1', { ranges: [{ subnet: '10.0.0.0/33' }] })), `${v}could not create IP pool r1 because invalide range &{RangeStart: RangeEnd: Subnet:10.0.0.0/33 Gateway:}`);
+      assert.equal(refuse(pool('r0', { ranges: [] })), `${v}can't create IP pool r0 because range can't be empty`);
+      assert.equal(refuse(pool('r1', { ranges: [{ subnet: '10.0.0.0/33' }] })), `${v}can't create IP pool r1 because invalid CIDR address: 10.0.0.0/33, a valid example is 192.168.1.0/24`);
       assert.equal(
         refuse(pool('r2', { ranges: [{ subnet: '10.0.0.0/24', rangeStart: '10.0.1.5' }] })),
-        `${v}could not create IP pool r2 because range start IP 10.0.1.5 is out of subnet 10.0.0.0/24`,
+        `${v}can't create IP pool r2 because invalid range start 10.0.1.5: IP 10.0.1.5 is out of subnet 10.0.0.0/24`,
+      );
+      assert.equal(
+        refuse(pool('r4', { ranges: [{ subnet: '10.0.0.0/24', rangeEnd: '10.0.0.255' }] })),
+        `${v}can't create IP pool r4 because invalid range end 10.0.0.255: IP 10.0.0.255 is the broadcast address`,
+      );
+      assert.equal(
+        refuse(pool('r5', { ranges: [{ subnet: '10.0.0.0/24', gateway: '10.9.0.1' }] })),
+        `${v}can't create IP pool r5 because invalid gateway 10.9.0.1: IP 10.9.0.1 is out of subnet 10.0.0.0/24`,
       );
       assert.equal(
         refuse(pool('r3', { ranges: [{ subnet: '10.0.0.0/24' }, { subnet: '10.0.0.128/25' }] })),
-        `${v}could not create IP pool r3 because there are overlaps between range {RangeStart:10.0.0.1 RangeEnd:10.0.0.254 Subnet:10.0.0.0/24 Gateway:10.0.0.1} and {RangeStart:10.0.0.129 RangeEnd:10.0.0.254 Subnet:10.0.0.128/25 Gateway:10.0.0.129}`,
+        `${v}can't create IP pool r3 because there are overlaps between range {RangeStart:10.0.0.1 RangeEnd:10.0.0.254 Subnet:10.0.0.0/24 Gateway:10.0.0.1} and {RangeStart:10.0.0.129 RangeEnd:10.0.0.254 Subnet:10.0.0.128/25 Gateway:10.0.0.129}`,
       );
       sim.store.create(sim.kinds.ipPool, pool('first', { ranges: [{ subnet: '10.20.0.0/24' }] }));
       assert.equal(
         refuse(pool('second', { ranges: [{ subnet: '10.20.0.0/25' }] })),
-        `${v}could not create IP pool second because the ranges [{RangeStart:10.20.0.1 RangeEnd:10.20.0.126 Subnet:10.20.0.0/25 Gateway:10.20.0.1}] overlap with other pools`,
+        `${v}can't create IP pool second because the ranges [{RangeStart:10.20.0.1 RangeEnd:10.20.0.126 Subnet:10.20.0.0/25 Gateway:10.20.0.1}] overlap with other pools`,
       );
     });
 
     it('only one global pool; selector scopes and priorities must not clash', () => {
       const everything = { scope: [{ project: '*', namespace: '*', guestCluster: '*' }] };
       sim.store.create(sim.kinds.ipPool, pool('g1', { ranges: [{ subnet: '10.30.0.0/24' }], selector: everything }));
-      assert.equal(refuse(pool('g2', { ranges: [{ subnet: '10.31.0.0/24' }], selector: everything })), `${v}could not create IP pool g2 because there is already a global IP pool: g1`);
+      assert.equal(refuse(pool('g2', { ranges: [{ subnet: '10.31.0.0/24' }], selector: everything })), `${v}can't create IP pool g2 because there is already a global IP pool: g1`);
       sim.store.create(sim.kinds.ipPool, pool('p5', { ranges: [{ subnet: '10.32.0.0/24' }], selector: { priority: 5, scope: [{ namespace: 'a' }] } }));
       assert.equal(
         refuse(pool('p5b', { ranges: [{ subnet: '10.33.0.0/24' }], selector: { priority: 5, scope: [{ namespace: 'b' }] } })),
-        `${v}could not create IP pool p5b because the priority can't be the same as the pool p5`,
+        `${v}can't create IP pool p5b because the priority can't be the same as the pool p5`,
       );
       assert.match(
         refuse(pool('self', { ranges: [{ subnet: '10.34.0.0/24' }], selector: { scope: [{ namespace: 'x' }, { namespace: '*' }] } }))!,
-        /could not create IP pool self because selector \{.*\} is invalid: scope overlaps$/,
+        /can't create IP pool self because selector \{.*\} is invalid: scope overlaps$/,
       );
       sim.store.create(sim.kinds.ipPool, pool('z1', { ranges: [{ subnet: '10.35.0.0/24' }], selector: { scope: [{ namespace: 'team' }] } }));
       assert.equal(
         refuse(pool('z2', { ranges: [{ subnet: '10.36.0.0/24' }], selector: { scope: [{ namespace: 'team' }] } })),
-        `${v}could not create IP pool z2 because scope selector is same as the pool z1 with priority 0 Project  Namespace team GuestCluster , set a different priority or scope`,
+        `${v}can't create IP pool z2 because scope selector is same as the pool z1 with priority 0 Project  Namespace team GuestCluster , set a different priority or scope`,
       );
     });
 
     it('network must be namespace/name of an existing NAD', () => {
-      assert.equal(refuse(pool('n1', { ranges: [{ subnet: '10.40.0.0/24' }], selector: { network: 'vm-net', scope: [{ namespace: 'a' }] } })), `${m}could not create IP pool n1 because invalid network vm-net`);
+      assert.equal(refuse(pool('n1', { ranges: [{ subnet: '10.40.0.0/24' }], selector: { network: 'vm-net', scope: [{ namespace: 'a' }] } })), `${m}can't create IP pool n1 because invalid network vm-net`);
       assert.equal(
         refuse(pool('n2', { ranges: [{ subnet: '10.41.0.0/24' }], selector: { network: 'default/missing', scope: [{ namespace: 'a' }] } })),
-        `${m}could not create IP pool n2 because network-attachment-definitions.k8s.cni.cncf.io "missing" not found`,
+        `${m}can't create IP pool n2 because network-attachment-definitions.k8s.cni.cncf.io "missing" not found`,
       );
     });
 
@@ -268,7 +276,7 @@ describe('simulated Harvester: load balancers and IP pools', () => {
       assert.equal(del.code, 500);
       assert.equal(del.status.message, `${v}can't delete pool before releasing all the allocated IP`);
       const upd = expectStatusError(() => sim.store.patch(sim.kinds.ipPool, undefined, 'busy', 'merge', { spec: { ranges: [{ subnet: '10.51.0.0/24' }] } }));
-      assert.equal(upd.status.message, `${v}could not update IP pool busy because allocated IP 10.50.0.2 is excluded`);
+      assert.equal(upd.status.message, `${v}can't update IP pool busy because allocated IP 10.50.0.2 is excluded`);
       sim.store.delete(sim.kinds.loadBalancer, 'default', 'holder', {});
       await sim.run(0);
       sim.store.delete(sim.kinds.ipPool, undefined, 'busy', {});
