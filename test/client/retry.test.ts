@@ -7,7 +7,7 @@ import nock from 'nock';
 import { AdmissionDeniedError, HarvesterError, UnavailableError } from '../../provider/client/errors';
 import { LoadBalancer } from '../../provider/client/objects';
 import { ownerLabels } from '../../provider/client/ownership';
-import { DEFAULT_RETRY_POLICY, backoffDelay, parseRetryAfter, resolvePolicy, retryDelay, withRetry } from '../../provider/client/retry';
+import { DEFAULT_RETRY_POLICY, backoffDelay, parseRetryAfter, realSleep, resolvePolicy, retryDelay, withRetry } from '../../provider/client/retry';
 import { LB, SERVER, lb, netError, status, testClient, useNock } from './helpers';
 
 const transientErr = (retryAfterMs?: number) =>
@@ -44,12 +44,32 @@ describe('retry policy (pure)', () => {
     assert.equal(parseRetryAfter('Wed, 31 Dec 2025 23:59:00 GMT', now), 0, 'a past date means now');
     assert.equal(parseRetryAfter('soon'), undefined);
     assert.equal(parseRetryAfter(undefined), undefined);
+    assert.equal(parseRetryAfter(null), undefined);
+  });
+
+  it('reads delta-seconds whole: several digits, decimals, padding; nothing before or after', () => {
+    // Date.parse reads "12" and " 3 " as calendar dates, so these only pass through the delta-seconds rule.
+    assert.equal(parseRetryAfter('12'), 12_000);
+    assert.equal(parseRetryAfter(' 3 '), 3000);
+    assert.equal(parseRetryAfter('0.25'), 250);
+    assert.equal(parseRetryAfter('3x'), undefined);
+    assert.equal(parseRetryAfter('x3'), undefined);
   });
 
   it('rejects nonsensical policies with the field name', () => {
     assert.throws(() => resolvePolicy({ maxAttempts: 0 }), /maxAttempts \(0\) must be at least 1/);
     assert.throws(() => resolvePolicy({ jitter: 2 }), /jitter \(2\) must be between 0 and 1/);
     assert.throws(() => resolvePolicy({ initialDelayMs: -1 }), /initialDelayMs/);
+    assert.throws(() => resolvePolicy({ initialDelayMs: -1, multiplier: Number.NaN }), /retry policy: initialDelayMs, multiplier must be a finite number >= 0/);
+    assert.equal(resolvePolicy({ maxAttempts: 1 }).maxAttempts, 1, 'one attempt (no retry) is a valid policy');
+    assert.equal(resolvePolicy({ jitter: 1 }).jitter, 1);
+  });
+
+  it('the real sleep waits at least the time asked (and a negative time is no time)', async () => {
+    const t0 = process.hrtime.bigint();
+    await realSleep(40);
+    assert.ok(Number(process.hrtime.bigint() - t0) / 1e6 >= 35, 'woke too early');
+    await realSleep(-5);
   });
 
   it('defaults are bounded: 6 attempts, at most 10 s apart', () => {
@@ -72,6 +92,24 @@ describe('withRetry', () => {
     );
     assert.equal(result, 'ok');
     assert.deepEqual(sleeps, [250, 500]);
+  });
+
+  it('logs each retry with the operation, delay, error code, HTTP status and attempt', async () => {
+    const lines: string[] = [];
+    const logger = { debug: (m: string) => void lines.push(m), info() {}, warn() {}, error() {} };
+    let calls = 0;
+    await withRetry(
+      async () => {
+        if (++calls === 1) throw transientErr();
+        if (calls === 2) throw new HarvesterError({ code: 'Timeout', summary: 'timed out', transient: true });
+        return 'ok';
+      },
+      { policy: resolvePolicy({ jitter: 0, maxAttempts: 4 }), sleep: async () => {}, describe: 'get LoadBalancer default/lb1', logger },
+    );
+    assert.deepEqual(lines, [
+      'retrying get LoadBalancer default/lb1 in 250ms after Unavailable (503) (attempt 1/4)',
+      'retrying get LoadBalancer default/lb1 in 500ms after Timeout (attempt 2/4)',
+    ]);
   });
 
   it('stops at maxAttempts and reports the count', async () => {
