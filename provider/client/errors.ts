@@ -108,6 +108,12 @@ export class HarvesterError extends Error {
     return this;
   }
 
+  /** Mark this error as not to be retried (e.g. a create that may have happened and cannot be read back). */
+  notRetryable(): this {
+    (this as { transient: boolean }).transient = false;
+    return this;
+  }
+
   /** A plain, secret-free view (what JSON.stringify and loggers print). */
   toJSON(): Record<string, unknown> {
     return {

@@ -142,15 +142,18 @@ function fromStatus(
     case 400:
     case 405:
     case 415:
+    {
+      const code = status === 400 ? 'BadRequest' : status === 405 ? 'MethodNotAllowed' : 'UnsupportedMediaType';
       return new BadRequestError({
         ...base,
-        code: status === 400 ? 'BadRequest' : status === 405 ? 'MethodNotAllowed' : 'UnsupportedMediaType',
-        summary: `Harvester refused to ${verb} ${what} (${status} ${reason || 'BadRequest'}${said})`,
+        code,
+        summary: `Harvester refused to ${verb} ${what} (${status} ${reason || code}${said})`,
         fix:
           status === 400
             ? 'Change the input the message names'
             : 'This is a harvester-iac bug (wrong request type for this API); please report it with this message',
       });
+    }
     case 401:
       return unauthorized(t, conn, object, what);
     case 403:
@@ -188,7 +191,7 @@ function fromStatus(
         summary: `Cannot ${verb} ${what}: it was changed by someone else after it was read (409 Conflict${said})`,
         fix:
           'Run the operation again; if this repeats, another controller keeps changing the object — see who with ' +
-          `\`kubectl get ${resource} ${t.name ?? ''} --show-managed-fields -o yaml\``,
+          `\`kubectl get ${[resource, t.name, t.kind.namespaced && t.namespace ? `-n ${t.namespace}` : undefined].filter(Boolean).join(' ')} --show-managed-fields -o yaml\``,
       });
     case 410:
       return new ExpiredError({
@@ -198,7 +201,7 @@ function fromStatus(
         fix: 'List again from the current state',
       });
     case 422: {
-      const detail = causes.length > 0 ? causes.map((c) => (c.field ? `${c.field}: ${c.message}` : c.message)).join('; ') : (text ?? 'no details');
+      const detail = causes.length > 0 ? causes.map((c) => [c.field, c.message].filter(Boolean).join(': ')).join('; ') : (text ?? 'no details');
       return new InvalidError({
         ...base,
         code: 'Invalid',

@@ -110,7 +110,7 @@ export class ResourceClient<T extends KubeObject = KubeObject> {
         }
         // 429 is refused before any work; other transient failures may hide a create that happened.
         if (err.transient && err.httpStatus !== 429) {
-          if (!name) throw err; // generateName: nothing to read back, so never repeat
+          if (!name) throw err.notRetryable(); // generateName: nothing to read back, so never repeat
           ambiguous = true;
         }
         throw err;
