@@ -4,6 +4,8 @@
  * and the error family's own bookkeeping.
  */
 import assert from 'node:assert/strict';
+import { describeObject } from '../../provider/client/from-api-exception';
+import { KINDS, collectionPath } from '../../provider/client/kinds';
 import { HarvesterError, NotFoundError, isHarvesterError } from '../../provider/client/errors';
 import { KubeObject } from '../../provider/client/objects';
 import { comparable, deepEqual, firstDifference, show } from '../../provider/client/object-utils';
@@ -155,5 +157,16 @@ describe('error family bookkeeping (pure)', () => {
     assert.equal(isHarvesterError(e, 'NotFound', 'Conflict'), true);
     assert.equal(isHarvesterError(e, 'NotFound'), false);
     assert.equal(isHarvesterError(new Error('x')), false);
+  });
+});
+
+describe('paths and names of kinds (pure)', () => {
+  it('a namespace goes into the path and the name of namespaced kinds only', () => {
+    assert.equal(collectionPath(KINDS.IPPool, 'default'), '/apis/loadbalancer.harvesterhci.io/v1beta1/ippools');
+    assert.equal(collectionPath(KINDS.Service, 'team a'), '/api/v1/namespaces/team%20a/services');
+    assert.equal(collectionPath(KINDS.Service), '/api/v1/services');
+    assert.equal(describeObject(KINDS.IPPool, 'default', 'p1'), 'IPPool p1');
+    assert.equal(describeObject(KINDS.Service, 'ns', 's1'), 'Service ns/s1');
+    assert.equal(describeObject(KINDS.Service, undefined, 's1'), 'Service s1');
   });
 });
