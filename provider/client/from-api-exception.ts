@@ -141,8 +141,7 @@ function fromStatus(
   switch (status) {
     case 400:
     case 405:
-    case 415:
-    {
+    case 415: {
       const code = status === 400 ? 'BadRequest' : status === 405 ? 'MethodNotAllowed' : 'UnsupportedMediaType';
       return new BadRequestError({
         ...base,
