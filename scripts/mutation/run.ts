@@ -5,7 +5,7 @@
  * of the last run without running anything. Exit status: Stryker's (non-zero below the break threshold).
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { formatScores, readReport, scoresOf } from './summary';
 
@@ -16,14 +16,14 @@ const ROLLUPS = ['provider/resources', 'provider', 'emulator'];
 function main(argv: string[]): number {
   const reportOnly = argv.includes('--report-only');
   let status = 0;
+  const started = Date.now();
   if (!reportOnly) {
-    const started = Date.now();
     const run = spawnSync('npx', ['stryker', 'run', ...argv], { cwd: ROOT, stdio: 'inherit' });
     if (run.error) throw run.error;
     status = run.status ?? 1;
     process.stdout.write(`\nStryker took ${((Date.now() - started) / 60_000).toFixed(1)} min (exit ${status}).\n`);
   }
-  if (!existsSync(REPORT)) {
+  if (!existsSync(REPORT) || (!reportOnly && statSync(REPORT).mtimeMs < started)) {
     process.stderr.write(`No report at ${path.relative(ROOT, REPORT)}: the run did not finish (see Stryker's output above).\n`);
     return status || 1;
   }
