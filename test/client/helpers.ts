@@ -2,6 +2,9 @@
  * Shared fixtures of the client unit tests: a token kubeconfig for a fake https server, a client whose
  * retries sleep on a recorder (never really), and a recording logger.
  */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import nock from 'nock';
 import { HarvesterClient } from '../../provider/client/harvester-client';
 import { Logger } from '../../provider/client/logger';
@@ -105,4 +108,14 @@ export function useNock(): void {
 /** A socket-level error as node reports it (nock needs an Error instance, not a plain object). */
 export function netError(code: string, message: string): Error {
   return Object.assign(new Error(message), { code });
+}
+
+/** Mocha hooks: a fresh temporary directory for each test, removed after it. Call `dir()` inside a test. */
+export function useTempDir(prefix: string): () => string {
+  let dir = '';
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  });
+  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+  return () => dir;
 }

@@ -5,13 +5,12 @@
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { KubeConfigError } from '../../provider/client/errors';
 import { loadKubeConfig, looksLikeContent } from '../../provider/client/kube-config';
 import { safeLogger } from '../../provider/client/logger';
 import { REDACTED, redact } from '../../provider/client/redact';
-import { RecordingLogger, SERVER, kubeconfigYaml } from './helpers';
+import { RecordingLogger, SERVER, kubeconfigYaml, useTempDir } from './helpers';
 
 function refusal(fn: () => unknown): { summary: string; fix: string | undefined } {
   try {
@@ -27,11 +26,7 @@ function refusal(fn: () => unknown): { summary: string; fix: string | undefined 
 const inline = (yaml: string, extra: { context?: string } = {}) => () => loadKubeConfig({ kubeconfig: yaml, env: {}, ...extra });
 
 describe('kubeconfig loading: each refusal in its own words', () => {
-  let dir: string;
-  beforeEach(() => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'h5-kce-'));
-  });
-  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const dir = useTempDir('h5-kce-');
 
   it('content that is not YAML gives the position only (the line may hold a token)', () => {
     const r = refusal(inline('apiVersion: v1\nclusters: [\n  token: "abc'));
@@ -48,25 +43,25 @@ describe('kubeconfig loading: each refusal in its own words', () => {
   });
 
   it('a path that is a directory cannot be read, and says why', () => {
-    const r = refusal(() => loadKubeConfig({ kubeconfig: dir, env: {} }));
-    assert.equal(r.summary, `Kubeconfig (file ${dir}): the file cannot be read (EISDIR).`);
+    const r = refusal(() => loadKubeConfig({ kubeconfig: dir(), env: {} }));
+    assert.equal(r.summary, `Kubeconfig (file ${dir()}): the file cannot be read (EISDIR).`);
     assert.equal(r.fix, 'Check the path, or pass the kubeconfig content instead.');
   });
 
   it('a missing path names the file, resolved; an unprintable option is not echoed', () => {
-    const r = refusal(() => loadKubeConfig({ kubeconfig: ` ${path.join(dir, 'nope.yaml')} `, env: {} }));
-    assert.equal(r.summary, `Kubeconfig (file ${path.join(dir, 'nope.yaml')}): the file does not exist (the option is neither kubeconfig content nor an existing path).`);
+    const r = refusal(() => loadKubeConfig({ kubeconfig: ` ${path.join(dir(), 'nope.yaml')} `, env: {} }));
+    assert.equal(r.summary, `Kubeconfig (file ${path.join(dir(), 'nope.yaml')}): the file does not exist (the option is neither kubeconfig content nor an existing path).`);
     assert.equal(r.fix, 'Pass an existing file path, or the kubeconfig content itself.');
     const odd = refusal(() => loadKubeConfig({ kubeconfig: 'secret$value!', env: {} }));
     assert.match(odd.summary, /^Kubeconfig \(the kubeconfig option\): the file does not exist/);
     assert.equal(odd.summary.includes('secret$value'), false);
-    const home = refusal(() => loadKubeConfig({ kubeconfig: '~', env: {}, homeDir: path.join(dir, 'h') }));
-    assert.equal(home.summary.startsWith(`Kubeconfig (file ${path.join(dir, 'h')}): `), true, home.summary);
+    const home = refusal(() => loadKubeConfig({ kubeconfig: '~', env: {}, homeDir: path.join(dir(), 'h') }));
+    assert.equal(home.summary.startsWith(`Kubeconfig (file ${path.join(dir(), 'h')}): `), true, home.summary);
   });
 
   it('KUBECONFIG naming only missing files says so; blank entries are skipped', () => {
-    const a = path.join(dir, 'a.yaml');
-    const b = path.join(dir, 'b.yaml');
+    const a = path.join(dir(), 'a.yaml');
+    const b = path.join(dir(), 'b.yaml');
     const r = refusal(() => loadKubeConfig({ env: { KUBECONFIG: [a, ' ', b].join(path.delimiter) } }));
     assert.equal(r.summary, `Kubeconfig (KUBECONFIG=${[a, b].join(path.delimiter)}): none of the files exists.`);
     assert.equal(r.fix, 'Point KUBECONFIG at an existing file, or pass the kubeconfig option.');
@@ -75,8 +70,8 @@ describe('kubeconfig loading: each refusal in its own words', () => {
   });
 
   it('no kubeconfig anywhere names the default path', () => {
-    const r = refusal(() => loadKubeConfig({ env: {}, homeDir: dir }));
-    assert.equal(r.summary, `Kubeconfig (none given): no kubeconfig option, KUBECONFIG is unset and ${path.join(dir, '.kube', 'config')} does not exist.`);
+    const r = refusal(() => loadKubeConfig({ env: {}, homeDir: dir() }));
+    assert.equal(r.summary, `Kubeconfig (none given): no kubeconfig option, KUBECONFIG is unset and ${path.join(dir(), '.kube', 'config')} does not exist.`);
     assert.equal(r.fix, 'Pass the kubeconfig option (a path or the content), or set KUBECONFIG.');
   });
 
@@ -97,9 +92,9 @@ describe('kubeconfig loading: each refusal in its own words', () => {
 
   it('a file reference that does not exist names the field and the resolved path', () => {
     const yaml = kubeconfigYaml().replace(/    certificate-authority-data: .*\n/, '    certificate-authority: missing-ca.crt\n');
-    fs.writeFileSync(path.join(dir, 'kc.yaml'), yaml);
-    const r = refusal(() => loadKubeConfig({ kubeconfig: path.join(dir, 'kc.yaml'), env: {} }));
-    assert.equal(r.summary, `Kubeconfig (file ${path.join(dir, 'kc.yaml')}): clusters[0].cluster.certificate-authority: file ${path.join(dir, 'missing-ca.crt')} does not exist.`);
+    fs.writeFileSync(path.join(dir(), 'kc.yaml'), yaml);
+    const r = refusal(() => loadKubeConfig({ kubeconfig: path.join(dir(), 'kc.yaml'), env: {} }));
+    assert.equal(r.summary, `Kubeconfig (file ${path.join(dir(), 'kc.yaml')}): clusters[0].cluster.certificate-authority: file ${path.join(dir(), 'missing-ca.crt')} does not exist.`);
     assert.equal(r.fix, 'Fix the path, or embed the data (the -data variant of the field).');
   });
 
@@ -143,11 +138,7 @@ describe('kubeconfig loading: each refusal in its own words', () => {
 });
 
 describe('kubeconfig loading: authentication, names and secrets', () => {
-  let dir: string;
-  beforeEach(() => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'h5-kca-'));
-  });
-  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const dir = useTempDir('h5-kca-');
 
   const withUser = (body: string) => kubeconfigYaml().replace(/  user:\n    token: .*\n/, `  user:\n${body}`);
 
@@ -168,9 +159,9 @@ describe('kubeconfig loading: authentication, names and secrets', () => {
   });
 
   it('reads a token file (trimmed) beside the kubeconfig, and keeps it secret', () => {
-    fs.writeFileSync(path.join(dir, 'token'), 'file-token-abcdef123456\n');
-    fs.writeFileSync(path.join(dir, 'kc.yaml'), withUser('    token-file: token\n'));
-    const loaded = loadKubeConfig({ kubeconfig: path.join(dir, 'kc.yaml'), env: {} });
+    fs.writeFileSync(path.join(dir(), 'token'), 'file-token-abcdef123456\n');
+    fs.writeFileSync(path.join(dir(), 'kc.yaml'), withUser('    token-file: token\n'));
+    const loaded = loadKubeConfig({ kubeconfig: path.join(dir(), 'kc.yaml'), env: {} });
     assert.equal(loaded.kubeConfig.getCurrentUser()?.token, 'file-token-abcdef123456');
     assert.equal(loaded.connection.auth, 'token');
     assert.equal(redact('sent file-token-abcdef123456'), `sent ${REDACTED}`);
@@ -181,8 +172,8 @@ describe('kubeconfig loading: authentication, names and secrets', () => {
     loadKubeConfig({ kubeconfig: yaml, env: {} });
     assert.equal(redact('admin-user-x:pw-0123456789'), REDACTED);
     assert.equal(redact(`server: ${SERVER}`).includes(SERVER), true, 'a line of the kubeconfig is not a secret');
-    fs.writeFileSync(path.join(dir, 'kc.yaml'), kubeconfigYaml({ server: 'https://file-server.test:6443' }));
-    loadKubeConfig({ kubeconfig: path.join(dir, 'kc.yaml'), env: {} });
+    fs.writeFileSync(path.join(dir(), 'kc.yaml'), kubeconfigYaml({ server: 'https://file-server.test:6443' }));
+    loadKubeConfig({ kubeconfig: path.join(dir(), 'kc.yaml'), env: {} });
     assert.equal(redact('    server: https://file-server.test:6443').includes('file-server.test'), true);
     const b64 = Buffer.from(kubeconfigYaml({ server: 'https://b64-server.test:6443' })).toString('base64');
     loadKubeConfig({ kubeconfig: b64, env: {} });

@@ -4,12 +4,11 @@
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { KubeConfigError } from '../../provider/client/errors';
 import { loadKubeConfig, looksLikeContent } from '../../provider/client/kube-config';
 import { safeLogger } from '../../provider/client/logger';
-import { RANCHER_PATH, RANCHER_SERVER, RecordingLogger, SERVER, kubeconfigYaml } from './helpers';
+import { RANCHER_PATH, RANCHER_SERVER, RecordingLogger, SERVER, kubeconfigYaml, useTempDir } from './helpers';
 
 function second(yaml: string, name: string, server: string): string {
   // Add a second cluster/user/context to a kubeconfig built by kubeconfigYaml.
@@ -32,11 +31,7 @@ function expectError(fn: () => unknown, ...patterns: RegExp[]): KubeConfigError 
 }
 
 describe('kubeconfig loading', () => {
-  let dir: string;
-  beforeEach(() => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'h5-kc-'));
-  });
-  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const dir = useTempDir('h5-kc-');
 
   it('tells content from a path', () => {
     assert.equal(looksLikeContent(kubeconfigYaml()), true);
@@ -66,33 +61,33 @@ describe('kubeconfig loading', () => {
   });
 
   it('loads a path, with ~ expanded and relative file references resolved', () => {
-    fs.writeFileSync(path.join(dir, 'ca.crt'), 'CA');
+    fs.writeFileSync(path.join(dir(), 'ca.crt'), 'CA');
     const yaml = kubeconfigYaml().replace(/    certificate-authority-data: .*\n/, '    certificate-authority: ca.crt\n');
-    fs.writeFileSync(path.join(dir, 'kc.yaml'), yaml);
-    const loaded = loadKubeConfig({ kubeconfig: '~/kc.yaml', homeDir: dir, env: {} });
-    assert.equal(loaded.source, `file ${path.join(dir, 'kc.yaml')}`);
-    assert.equal(loaded.kubeConfig.getCurrentCluster()?.caFile, path.join(dir, 'ca.crt'));
+    fs.writeFileSync(path.join(dir(), 'kc.yaml'), yaml);
+    const loaded = loadKubeConfig({ kubeconfig: '~/kc.yaml', homeDir: dir(), env: {} });
+    assert.equal(loaded.source, `file ${path.join(dir(), 'kc.yaml')}`);
+    assert.equal(loaded.kubeConfig.getCurrentCluster()?.caFile, path.join(dir(), 'ca.crt'));
   });
 
   it('falls back to $KUBECONFIG (merged, first wins), then ~/.kube/config', () => {
-    const a = path.join(dir, 'a.yaml');
-    const b = path.join(dir, 'b.yaml');
+    const a = path.join(dir(), 'a.yaml');
+    const b = path.join(dir(), 'b.yaml');
     fs.writeFileSync(a, kubeconfigYaml());
     fs.writeFileSync(b, second(kubeconfigYaml({ server: 'https://ignored:6443' }), 'guest', 'https://guest:6443'));
-    const merged = loadKubeConfig({ env: { KUBECONFIG: [a, path.join(dir, 'missing.yaml'), b].join(path.delimiter) }, context: 'guest' });
+    const merged = loadKubeConfig({ env: { KUBECONFIG: [a, path.join(dir(), 'missing.yaml'), b].join(path.delimiter) }, context: 'guest' });
     assert.equal(merged.connection.server, 'https://guest:6443');
     assert.equal(merged.namespace, 'team-a');
     const first = loadKubeConfig({ env: { KUBECONFIG: [a, b].join(path.delimiter) } });
     assert.equal(first.connection.server, SERVER, 'cluster "harvester" from the first file wins');
 
-    fs.mkdirSync(path.join(dir, '.kube'));
-    fs.writeFileSync(path.join(dir, '.kube', 'config'), kubeconfigYaml({ server: 'https://home:6443' }));
-    assert.equal(loadKubeConfig({ env: {}, homeDir: dir }).connection.server, 'https://home:6443');
+    fs.mkdirSync(path.join(dir(), '.kube'));
+    fs.writeFileSync(path.join(dir(), '.kube', 'config'), kubeconfigYaml({ server: 'https://home:6443' }));
+    assert.equal(loadKubeConfig({ env: {}, homeDir: dir() }).connection.server, 'https://home:6443');
   });
 
   it('says where it looked when there is no kubeconfig at all', () => {
-    expectError(() => loadKubeConfig({ env: {}, homeDir: dir }), /no kubeconfig option, KUBECONFIG is unset and .*\.kube\/config does not exist/);
-    expectError(() => loadKubeConfig({ kubeconfig: path.join(dir, 'nope.yaml'), env: {} }), /file .*nope\.yaml.*does not exist/);
+    expectError(() => loadKubeConfig({ env: {}, homeDir: dir() }), /no kubeconfig option, KUBECONFIG is unset and .*\.kube\/config does not exist/);
+    expectError(() => loadKubeConfig({ kubeconfig: path.join(dir(), 'nope.yaml'), env: {} }), /file .*nope\.yaml.*does not exist/);
   });
 
   const broken: Record<string, { edit: (y: string) => string; want: RegExp[] }> = {
