@@ -29,3 +29,8 @@ export function stableStringify(value: unknown): string {
   }
   return JSON.stringify(value) ?? 'null';
 }
+
+/** A value as a drift line shows it: stable JSON, or "unset" when the field is absent. */
+export function driftValue(value: unknown): string {
+  return value === undefined ? 'unset' : stableStringify(value);
+}

@@ -21,7 +21,7 @@ import { checkInputs, parseChecked, userInputs } from '../../core/check-flow';
 import { ProviderError } from '../../core/errors';
 import type { CheckFailure, CheckResult, CreateResult, DiffResult, ReadResult, UpdateResult } from '../../core/types';
 import { ipPoolSchema, OUTPUT_ONLY, type IPPoolInputs, type IPPoolOutputs } from './model';
-import { desiredPool, desiredSpec, diffInputs, driftOf, liveInputs, poolOwner, toOutputs } from './plan';
+import { desiredPool, desiredSpec, diffInputs, driftOf, liveInputs, poolOwner, poolReadiness, toOutputs } from './plan';
 import { formatInterval, intervalsOf, isGlobalScope, overlaps, validateInputs } from './validate';
 
 type Raw = Record<string, unknown>;
@@ -78,11 +78,7 @@ export function createIPPoolProvider(options: IPPoolProviderOptions = {}) {
       timeoutMs: parseDuration(inputs.timeouts[op]) ?? 120_000,
       what: `IPPool ${inputs.name} to be Ready`,
       timeoutOption: `timeouts.${op}`,
-      check: ([p]) => {
-        const ready = p?.status?.conditions?.find((c) => c.type === 'Ready');
-        if (ready?.status === 'True') return { done: true, description: `IPPool ${inputs.name} is Ready` };
-        return { done: false, description: `IPPool ${inputs.name}: ${ready?.message ?? 'waiting for the IPPool controller'}`, pending: [ready?.message ?? 'Ready condition'] };
-      },
+      check: ([p]) => poolReadiness(inputs.name, p),
     });
     return pool;
   }

@@ -2,9 +2,10 @@
  * Pure IPPool planning: the desired object, the live spec read back in the inputs' own shape (so a refresh shows
  * an out-of-band edit per property), the drift lines, and the diff (only `name` replaces).
  */
+import type { CheckResult as WaitVerdict } from '../../await';
 import type { IPPool } from '../../client/objects';
 import { stampOwnership, type OwnerIdentity } from '../../client/ownership';
-import { stableStringify } from '../../core/hash';
+import { driftValue, stableStringify } from '../../core/hash';
 import { REPLACE_INPUTS, type IPPoolInputs, type IPPoolOutputs } from './model';
 
 export const RESOURCE_TYPE = 'ip-pool';
@@ -56,8 +57,15 @@ export function driftOf(recorded: Pick<IPPoolInputs, 'ranges' | 'selector' | 'de
   const now = liveInputs(live);
   const was = liveInputs({ ...live, spec: desiredSpec(recorded) });
   return SPEC_FIELDS.filter((f) => stableStringify(now[f]) !== stableStringify(was[f])).map(
-    (f) => `IPPool ${live.metadata.name}: ${f} is ${stableStringify(now[f]) ?? 'unset'}, this resource set ${stableStringify(was[f]) ?? 'unset'}`,
+    (f) => `IPPool ${live.metadata.name}: ${f} is ${driftValue(now[f])}, this resource set ${driftValue(was[f])}`,
   );
+}
+
+/** The wait's verdict on a pool: done once Ready=True; otherwise the condition's message, or that the controller has not reported yet. */
+export function poolReadiness(name: string, pool: IPPool | undefined): WaitVerdict {
+  const ready = pool?.status?.conditions?.find((c) => c.type === 'Ready');
+  if (ready?.status === 'True') return { done: true, description: `IPPool ${name} is Ready` };
+  return { done: false, description: `IPPool ${name}: ${ready?.message ?? 'waiting for the IPPool controller'}`, pending: [ready?.message ?? 'Ready condition'] };
 }
 
 /** Outputs from inputs and the live pool. */

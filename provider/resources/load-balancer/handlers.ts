@@ -26,7 +26,7 @@ import { NETWORK_ANNOTATION, desiredLoadBalancer, desiredSpec, diffInputs, drift
 import { validateInputs } from './validate';
 import { SERVICE_ANNOTATIONS, deleteService, desiredService, guestVersion, harvesterSide, healthCheckRefusal, serviceInputs, serviceOutputs, waitForServiceAddress } from './guest-service';
 import type { Service } from '../../client/objects';
-import { stableStringify } from '../../core/hash';
+import { driftValue, stableStringify } from '../../core/hash';
 
 type Raw = Record<string, unknown>;
 
@@ -146,7 +146,7 @@ export function createLoadBalancerProvider(options: LoadBalancerProviderOptions 
     const drift = (Object.keys(live) as (keyof typeof live)[])
       .concat((['network', 'description', 'podSelector', 'healthCheck'] as const).filter((k) => !(k in live) && recorded[k] !== undefined))
       .filter((k) => stableStringify(live[k]) !== stableStringify(recorded[k]))
-      .map((k) => `Service ${recorded.namespace}/${recorded.name} (guest): ${k} is ${stableStringify(live[k]) ?? 'unset'}, this resource set ${stableStringify(recorded[k]) ?? 'unset'}`);
+      .map((k) => `Service ${recorded.namespace}/${recorded.name} (guest): ${k} is ${driftValue(live[k])}, this resource set ${driftValue(recorded[k])}`);
     const outs = serviceOutputs(base, svc, await harvesterSide(await clientFor(recorded), base, svc), drift);
     const inputs = Object.fromEntries(Object.entries(outs).filter(([k, v]) => !OUTPUT_ONLY.includes(k) && v !== undefined));
     return { id, props: outs, inputs };

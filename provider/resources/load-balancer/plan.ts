@@ -4,7 +4,7 @@
  */
 import type { LoadBalancer } from '../../client/objects';
 import { stampOwnership, type OwnerIdentity } from '../../client/ownership';
-import { stableStringify } from '../../core/hash';
+import { driftValue, stableStringify } from '../../core/hash';
 import { HEALTH_CHECK_DEFAULTS, REPLACE_INPUTS, type LoadBalancerInputs, type LoadBalancerOutputs } from './model';
 
 export const RESOURCE_TYPE = 'load-balancer';
@@ -75,7 +75,7 @@ export function driftOf(recorded: SpecInputs, live: LoadBalancer): string[] {
   const was = liveInputs({ ...live, metadata: { ...live.metadata, annotations }, spec: desiredSpec(recorded) });
   const id = `LoadBalancer ${live.metadata.namespace}/${live.metadata.name}`;
   return SPEC_FIELDS.filter((f) => stableStringify(now[f]) !== stableStringify(was[f])).map(
-    (f) => `${id}: ${f} is ${stableStringify(now[f]) ?? 'unset'}, this resource set ${stableStringify(was[f]) ?? 'unset'}`,
+    (f) => `${id}: ${f} is ${driftValue(now[f])}, this resource set ${driftValue(was[f])}`,
   );
 }
 

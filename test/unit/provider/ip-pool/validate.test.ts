@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { conflictsWithOthers } from '../../../../provider/resources/ip-pool/handlers';
-import { validateInputs } from '../../../../provider/resources/ip-pool/validate';
-import { desiredPool, diffInputs, driftOf } from '../../../../provider/resources/ip-pool/plan';
+import { isGlobalScope, scopesOverlap, validateInputs } from '../../../../provider/resources/ip-pool/validate';
 import type { IPPool } from '../../../../provider/client/objects';
 
 const UNKNOWN = '04da6b54-80e4-46f7-96ec-b56ff0331ba9';
@@ -52,32 +51,44 @@ describe('HarvesterIPPool: check rules (the IPPool webhook mirrored at preview)'
     assert.match(found['selector.scope'], /global pool, but IPPool other already is/);
     assert.match(found['selector.priority'], /5 is already the priority of IPPool other/);
   });
-});
 
-describe('HarvesterIPPool: plan', () => {
-  const inputs = validateInputs({ name: 'p', description: 'd', ranges: [{ subnet: '10.0.0.0/24' }], selector: { network: 'default/vm-net', scope: [{ namespace: 'ns' }] } }).inputs!;
-
-  it('builds the object with ownership labels and the spec only', () => {
-    const pool = desiredPool(inputs);
-    assert.equal(pool.metadata.labels!['app.kubernetes.io/managed-by'], 'harvester-iac');
-    assert.deepEqual(pool.spec, { ranges: [{ subnet: '10.0.0.0/24' }], selector: { priority: 0, scope: [{ project: '*', namespace: 'ns', guestCluster: '*' }], network: 'default/vm-net' }, description: 'd' });
-    assert.equal(pool.status, undefined);
+  it('accepts the first and last usable addresses, and refuses a gateway on either end of the range', () => {
+    assert.deepEqual(failuresOf({ name: 'p', ranges: [{ subnet: '10.0.0.0/24', rangeStart: '10.0.0.1', rangeEnd: '10.0.0.254' }] }), {});
+    const edge = (gateway: string) => failuresOf({ name: 'p', ranges: [{ subnet: '10.0.0.0/24', rangeStart: '10.0.0.10', rangeEnd: '10.0.0.20', gateway }] });
+    for (const gateway of ['10.0.0.10', '10.0.0.20']) assert.match(edge(gateway)['ranges[0].gateway'] ?? '', /lies inside the range 10\.0\.0\.10-10\.0\.0\.20/, gateway);
+    for (const gateway of ['10.0.0.9', '10.0.0.21']) assert.deepEqual(edge(gateway), {}, gateway);
   });
 
-  it('reports an out-of-band edit as drift per field, and nothing for what it wrote', () => {
-    const live = { ...desiredPool(inputs), status: { allocated: { '10.0.0.2': 'default/lb' } } };
-    assert.deepEqual(driftOf(inputs, live), []);
-    const edited = { ...live, spec: { ...live.spec, ranges: [{ subnet: '10.0.0.0/24', rangeEnd: '10.0.0.99' }] } };
-    assert.deepEqual(driftOf(inputs, edited).length, 1);
-    assert.match(driftOf(inputs, edited)[0], /IPPool p: ranges is/);
+  it('reports a subnet of the wrong type once, as a type error, not as a bad CIDR', () => {
+    const reasons = validateInputs({ name: 'p', ranges: [{ subnet: 24 }] }).failures.filter((f) => f.property === 'ranges[0].subnet').map((f) => f.reason);
+    assert.equal(reasons.length, 1, JSON.stringify(reasons));
+    assert.doesNotMatch(reasons[0], /not an IPv4 CIDR/);
   });
 
-  it('replaces only on a name change; a range change updates in place', () => {
-    const outs = { ...inputs, drift: [] as string[] };
-    assert.deepEqual(diffInputs(outs, { ...inputs, name: 'q' }).replaces, ['name']);
-    const d = diffInputs(outs, { ...inputs, ranges: [{ subnet: '10.0.1.0/24' }] });
-    assert.equal(d.changes, true);
-    assert.deepEqual(d.replaces, []);
-    assert.equal(diffInputs(outs, inputs).changes, false);
+  it('scopes overlap only when every field matches, "*" or unset matching anything', () => {
+    const table: [Record<string, unknown>, Record<string, unknown>, boolean][] = [
+      [{ namespace: 'a' }, { namespace: 'a' }, true],
+      [{ namespace: 'a' }, { namespace: 'b' }, false],
+      [{ namespace: 'a' }, { namespace: 'a', project: 'p' }, true],
+      [{ project: 'x', namespace: 'a' }, { project: 'y', namespace: 'a' }, false],
+      [{ guestCluster: 'g1' }, { guestCluster: 'g2' }, false],
+      [{ project: '*' }, { project: 'q', guestCluster: 'g' }, true],
+    ];
+    for (const [a, b, expected] of table) assert.equal(scopesOverlap(a, b), expected, `${JSON.stringify(a)} vs ${JSON.stringify(b)}`);
+  });
+
+  it('a pool is global only with a tuple of "*" alone', () => {
+    assert.equal(isGlobalScope([{}]), true);
+    assert.equal(isGlobalScope([{ namespace: 'a' }, { project: '*', namespace: '*', guestCluster: '*' }]), true);
+    assert.equal(isGlobalScope([{ namespace: 'a' }]), false);
+    assert.equal(isGlobalScope([{ guestCluster: 'g' }]), false);
+    assert.equal(isGlobalScope([]), false);
+    assert.equal(isGlobalScope(undefined), false);
+  });
+
+  it('two pools of priority 0 do not conflict: only a non-zero priority must be unique', () => {
+    const other: IPPool = { apiVersion: 'x', kind: 'IPPool', metadata: { name: 'other' }, spec: { ranges: [{ subnet: '10.1.0.0/24' }], selector: { priority: 0, scope: [] } } };
+    const inputs = validateInputs({ name: 'p', ranges: [{ subnet: '10.0.0.0/24' }] }).inputs!;
+    assert.deepEqual(conflictsWithOthers(inputs, [other]), []);
   });
 });
