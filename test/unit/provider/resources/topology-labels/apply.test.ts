@@ -60,4 +60,16 @@ describe('TopologyLabels apply: precondition and conflicts', () => {
     assert.match(released.skipped!, /now managed by TopologyLabels "other"/);
     assert.equal(patches.length, 0);
   });
+
+  it('a host gone from the cluster: an error naming it when claiming, left alone and said so when releasing', async () => {
+    const { client, patches } = stubClient([undefined as unknown as Node], 0);
+    await assert.rejects(applyHost(client, 'site', { host: 'h0', desired: { zone: 'b' }, recorded: {} }), (err: Error & { code?: string }) => {
+      assert.equal(err.code, 'NotFound');
+      assert.equal(err.message, 'Host h0 does not exist on the Harvester cluster. Remove it from hosts, or re-add the host to Harvester.');
+      return true;
+    });
+    const released = await applyHost(client, 'site', { host: 'h0', recorded: { previous: { zone: null }, applied: { zone: 'a' } } });
+    assert.deepEqual(released, { host: 'h0', previous: {}, applied: {}, changes: [], skipped: 'host no longer exists' });
+    assert.equal(patches.length, 0);
+  });
 });

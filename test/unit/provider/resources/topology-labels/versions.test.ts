@@ -40,6 +40,12 @@ describe('TopologyLabels version gating', () => {
     assert.match(s.notes[0], /version of the guest is unknown.*guestCloudProviderVersion/);
   });
 
+  it('assumes a cloud provider built from source (no release tag) re-syncs, and says so', () => {
+    const s = syncSupport('v1.28.10+rke2r1', 'main-abc123');
+    assert.deepEqual([s.refusals, s.resyncs], [[], true]);
+    assert.deepEqual(s.notes, ['the Harvester cloud provider version "main-abc123" is not a release version: assuming it syncs labels after migration.']);
+  });
+
   it('reads the version from the image tag, with a registry port and a digest', () => {
     assert.equal(cloudProviderVersionFromImage('rancher/harvester-cloud-provider:v0.2.7'), 'v0.2.7');
     assert.equal(cloudProviderVersionFromImage('registry.local:5000/rancher/harvester-cloud-provider:v0.1.5@sha256:abc'), 'v0.1.5');
