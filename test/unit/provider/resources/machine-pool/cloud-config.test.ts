@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { parse } from 'yaml';
 import {
-  CloudConfigError, classifyUserData, guestAgentIn, networkDataProblem, renderUserData, startsGuestAgent,
+  CloudConfigError, classifyUserData, guestAgentIn, networkDataProblem, renderUserData, startsGuestAgent, userDataProblem,
 } from '../../../../../provider/resources/machine-pool/cloud-config';
 
 describe('machine-pool cloud-config', () => {
@@ -119,5 +119,32 @@ describe('machine-pool cloud-config', () => {
     assert.equal(networkDataProblem('network:\n  version: 1\n  config: []\n'), undefined);
     assert.match(networkDataProblem('ethernets: {}\n')!, /version: 1" or "version: 2/);
     assert.match(networkDataProblem('- a\n')!, /mapping/);
+  });
+
+  it('says where YAML breaks and what to do, and refuses a document that is not a mapping', () => {
+    // The error code is the yaml library's own; the position and the advice are ours.
+    assert.match(userDataProblem('#cloud-config\nruncmd: [a\n', 'install', false)!, /^userData is not valid YAML \([A-Z_]+ at line 3, column 1\)\. Fix the document so it parses as YAML\.$/);
+    const shape = 'userData must be a #cloud-config mapping of modules (e.g. "packages:", "runcmd:"), not a list or a scalar.';
+    assert.equal(userDataProblem('#cloud-config\n- a\n', 'install', false), shape);
+    assert.equal(userDataProblem('#cloud-config\njust text\n', 'install', false), shape);
+    assert.equal(userDataProblem('#cloud-config\npackages: [htop]\n', 'install', true), undefined);
+    assert.match(networkDataProblem('version: [2\n')!, /^networkData is not valid YAML \([A-Z_]+ at line 2, column 1\)\. Fix it so it parses as cloud-init network config \(version 1 or 2\)\.$/);
+  });
+
+  it('adds the agent package beside entries of other shapes (a mapping is not the agent)', () => {
+    const doc = parse(renderUserData({ guestAgent: 'install', userData: '#cloud-config\npackages:\n  - {name: qemu-guest-agent}\n' }));
+    assert.deepEqual(doc.packages, [{ name: 'qemu-guest-agent' }, 'qemu-guest-agent']);
+  });
+
+  it('tells whether user data installs and starts the agent: yes, no, or unknown when it cannot tell', () => {
+    const start = 'runcmd:\n  - systemctl enable --now qemu-guest-agent.service\n';
+    assert.equal(guestAgentIn(undefined), 'no');
+    assert.equal(guestAgentIn(`#cloud-config\npackages: [qemu-guest-agent]\n${start}`), 'yes');
+    assert.equal(guestAgentIn(`#cloud-config\npackages:\n  - [qemu-guest-agent, 1:8.2]\n${start}`), 'yes', 'a [package, version] pair');
+    assert.equal(guestAgentIn('#cloud-config\npackages: [qemu-guest-agent]\n'), 'no', 'installed, never started');
+    assert.equal(guestAgentIn(`#cloud-config\npackages: [htop]\n${start}`), 'no', 'started, never installed');
+    assert.equal(guestAgentIn('#cloud-config\npackages: [qemu-guest-agent]\nruncmd:\n  - {cmd: x}\n'), 'no', 'a runcmd entry of another shape starts nothing');
+    assert.equal(guestAgentIn('#!/bin/sh\napt install qemu-guest-agent\n'), 'unknown');
+    assert.equal(guestAgentIn('#cloud-config\nruncmd: [a\n'), 'unknown', 'unparsable');
   });
 });
