@@ -74,8 +74,9 @@ describe('machine pool: no leaked disks, no foreign user data, failures stay vis
       // Were the preview skipped, the update still refuses before any VM of that index exists.
       const inputs = validateInputs(h.args(pool, { count: 2 })).inputs!;
       const err = await h.provider.update(h.id(pool), created.outs!, inputs as never).catch((e) => e);
-      assert.ok(err instanceof Error, 'the update must fail');
-      assert.match(err.message, new RegExp(literal(foreign)));
+      assert.ok(err instanceof ResourceInitError, `the update must fail, recording the pool: ${err}`);
+      assert.match(err.message, new RegExp(`^Machine pool ${literal(h.id(pool))} cannot be updated:\n  - name: .*${literal(foreign)}.*\nDelete or import the objects above and run again\\.$`, 's'));
+      assert.deepEqual((err.properties as MachinePoolOutputs).drift, [`the last update of pool ${h.id(pool)} did not finish (NameTaken); the next \`pulumi up\` resumes it`]);
       assert.equal(await h.get('virtualMachines', `${pool}-1`), undefined, 'no VM was created on foreign user data');
       assert.equal((await h.get('secrets', foreign))?.metadata.labels?.app, 'someone-else', 'the foreign Secret is untouched');
     } finally {
@@ -94,8 +95,11 @@ describe('machine pool: no leaked disks, no foreign user data, failures stay vis
     emu.faults.clear();
     assert.ok(err instanceof ResourceInitError, String(err));
     const recorded = err.properties as MachinePoolOutputs;
-    const refreshed = (await h.provider.read(h.id(pool), recorded)).props!;
-    assert.ok(refreshed.drift.some((l) => /did not finish/.test(l)), `refresh keeps the unfinished work: ${JSON.stringify(refreshed.drift)}`);
+    const unfinished = `the last update of pool ${h.id(pool)} did not finish (Unavailable); the next \`pulumi up\` resumes it`;
+    assert.deepEqual(recorded.drift, [unfinished], 'the error code names why');
+    // A refresh finds the drift anew and keeps the unfinished line (once); findings of earlier reads are not carried over.
+    const refreshed = (await h.provider.read(h.id(pool), { ...recorded, drift: [unfinished, 'VirtualMachine x: an old finding', unfinished] })).props!;
+    assert.deepEqual(refreshed.drift, [`VirtualMachine ${h.id(pool)}-0: cpu is 2, recorded 4`, unfinished]);
     assert.equal((await h.provider.diff(h.id(pool), refreshed, next)).changes, true, 'the next preview still shows changes');
     const done = (await h.provider.update(h.id(pool), refreshed, next)).outs!;
     assert.deepEqual((await h.provider.read(h.id(pool), done)).props!.drift, [], 'a completed up clears it');

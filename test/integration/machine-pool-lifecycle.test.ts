@@ -33,6 +33,20 @@ describe('machine pool: checks, failures, destroy', function () {
     assert.deepEqual(refreshed.props!.machines.map((m) => [m.name, m.phase]), [[`${missing}-0`, 'Missing']]);
   });
 
+  it('create refuses at apply what check would (inputs never checked), raising the error itself when nothing was made', async () => {
+    const pool = h.name('unchecked');
+    const missingImage = validateInputs(h.args(pool, { disks: [{ image: `${h.namespace}/no-such-image`, size: '10Gi' }] })).inputs!;
+    const err = await h.provider.create(missingImage as never).catch((e) => e);
+    assert.ok(!(err instanceof ResourceInitError), 'nothing exists, so there is no partial state to record');
+    assert.equal(err.code, 'InvalidInputs');
+    assert.match(err.message, new RegExp(`^Machine pool ${literal(h.id(pool))} cannot be created:\n  - disks\\[0\\]\\.image: .*no-such-image.*\nFix the inputs above and run again\\.$`, 's'));
+    assert.deepEqual(await h.list('virtualMachines', pool), []);
+    await assert.rejects(h.provider.create({ ...h.args(pool), count: -1 }), (e: Error) => {
+      assert.match(e.message, /^The machine pool inputs are invalid:\n  - count: .*\nFix the inputs above and run again\.$/s);
+      return true;
+    });
+  });
+
   it('refuses an ISO image at check, naming the image, the reason and the fix', async () => {
     const iso = h.target.fixtures.isoImage;
     const r = await h.provider.check({}, h.args(h.name('checked'), { disks: [{ image: iso, size: '20Gi' }] }));
@@ -168,7 +182,9 @@ describe('machine pool: checks, failures, destroy', function () {
     const checked = await h.provider.check({}, h.args(pool, { count: 2 }));
     const { outs } = await h.provider.create(checked.inputs!);
     assert.equal((await h.list('persistentVolumeClaims', pool)).length, 2);
-    await h.provider.delete(h.id(pool), outs!);
+    // State written before volumeDeletion and timeouts existed lacks both: the defaults (delete, 10m) apply.
+    const { volumeDeletion: _policy, timeouts: _timeouts, ...recorded } = outs!;
+    await h.provider.delete(h.id(pool), recorded);
     assert.equal((await h.list('virtualMachines', pool)).length, 0, 'delete waits until the VMs are gone');
     assert.equal((await h.list('secrets', pool)).length, 0);
     const pvcs = (await h.list('persistentVolumeClaims', pool)).filter((p) => !p.metadata.deletionTimestamp).length;

@@ -179,5 +179,10 @@ describe('machine pool: create, scale, roll, heal, drift', function () {
     assert.deepEqual(imported!.labels, { team: 'blue' });
     assert.equal(imported!.guestCluster, h.name('gc1'));
     assert.deepEqual((imported!.disks as { image: string }[]).map((d) => d.image), [h.target.fixtures.rollImage ?? h.target.fixtures.cloudImage]);
+    if (h.namespace === 'default') {
+      // `pulumi import` with a bare name: the namespace is "default".
+      const bare = await h.provider.read(id.split('/')[1], { kubeconfig: h.target.kubeconfig });
+      assert.deepEqual([bare.props!.namespace, bare.props!.name, bare.inputs!.count], ['default', id.split('/')[1], 2]);
+    }
   });
 });

@@ -28,6 +28,23 @@ describe('machine-pool readiness', () => {
     });
   }
 
+  it('gives the whole verdict: phase, the exact wait, and the no-IP flag only for a running VM without an address', () => {
+    const deleting = vmi('a', { phase: 'Running', interfaces: [{ name: 'nic-0', ipAddress: '10.0.0.5' }] });
+    deleting.metadata.deletionTimestamp = '2026-01-01T00:00:00Z';
+    const table: [string, VirtualMachineInstance | undefined, ReturnType<typeof readinessOf>][] = [
+      ['no VMI', undefined, { ready: false, waitingFor: 'waiting for KubeVirt to start a VirtualMachineInstance', phase: 'Stopped', runningWithoutIp: false }],
+      ['deleting', deleting, { ready: false, waitingFor: 'its VirtualMachineInstance is being deleted', phase: 'Terminating', runningWithoutIp: false }],
+      ['failed', vmi('a', { phase: 'Failed' }), { ready: false, waitingFor: 'its VirtualMachineInstance failed; KubeVirt restarts it (RerunOnFailure)', phase: 'Failed', runningWithoutIp: false }],
+      ['no status yet', vmi('a', undefined), { ready: false, waitingFor: 'waiting to be scheduled on a host', phase: 'Pending', runningWithoutIp: false }],
+      // Only a PodScheduled=False condition explains the wait; other False conditions, or PodScheduled=True, do not.
+      ['scheduling, other conditions', vmi('a', { phase: 'Scheduling', conditions: [{ type: 'Ready', status: 'False', message: 'not ready' }, { type: 'PodScheduled', status: 'True', message: 'fine' }] }),
+        { ready: false, waitingFor: 'waiting to be scheduled on a host', phase: 'Scheduling', runningWithoutIp: false }],
+      ['running without IP', vmi('a', { phase: 'Running' }), { ready: false, waitingFor: 'Running, waiting for an IPv4 address from qemu-guest-agent', phase: 'Running', runningWithoutIp: true }],
+      ['ready', vmi('a', { phase: 'Running', interfaces: [{ name: 'nic-0', ipAddress: '10.0.0.5' }] }), { ready: true, waitingFor: 'ready', phase: 'Running', runningWithoutIp: false }],
+    ];
+    for (const [label, given, want] of table) assert.deepEqual(readinessOf(given), want, label);
+  });
+
   it('counts a VM being deleted as not ready in machines[].ready and readyCount, even while its VMI still runs with an IP', () => {
     const i = inputs({ count: 2 });
     const vms = desiredVirtualMachines(i, context()).machines.map((m) => asHarvesterServes(m.vm));
