@@ -142,6 +142,26 @@ describe('machine-pool validateInputs', () => {
     assert.deepEqual(validateInputs({ ...valid, affinity: unknownOperator }).failures, []);
     assert.deepEqual(validateInputs({ ...valid, affinity: UNKNOWN }).failures, []);
   });
+
+  it('judges the cross-field rules: unknown zones are never duplicates, a problem is reported once per property', () => {
+    assert.deepEqual(validateInputs({ ...valid, zones: [UNKNOWN, UNKNOWN] }).failures, []);
+    // The schema already refuses both entries; the duplicate rule must not report zones[1] a second time.
+    assert.deepEqual(validateInputs({ ...valid, zones: ['-a', '-a'] }).failures.map((f) => f.property), ['zones[0]', 'zones[1]']);
+  });
+
+  it('explains an invalid label key, and quotes at most 70 characters of a bad label value', () => {
+    assert.deepEqual(reasons({ ...valid, labels: { '-bad': 'x', team: 'x'.repeat(100) } }), {
+      'labels["-bad"]': 'labels["-bad"]: key is invalid: its name must be 1–63 characters of letters, digits, "-", "_" or ".", starting and ending with a letter or digit.',
+      'labels["team"]': `labels["team"]: value "${'x'.repeat(70)}" is not a valid label value (at most 63 characters of letters, digits, "-", "_", ".", starting and ending with a letter or digit).`,
+    });
+  });
+
+  it('checks user data against sshKeys when guestAgent is "none"', () => {
+    assert.deepEqual(reasons({ ...valid, guestAgent: 'none', userData: '#!/bin/sh\n', sshKeys: ['default/k'] }), {
+      userData: 'userData is a shell script (it starts with "#!"). The key pairs in sshKeys are added to ssh_authorized_keys, which needs a #cloud-config document. ' +
+        'Rewrite it as #cloud-config (put script lines under runcmd or write_files), or remove sshKeys and add the keys in your script.',
+    });
+  });
 });
 
 describe('machine-pool model flags', () => {

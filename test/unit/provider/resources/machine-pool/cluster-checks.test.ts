@@ -1,0 +1,105 @@
+import assert from 'node:assert/strict';
+import type { HarvesterClient } from '../../../../../provider/client/harvester-client';
+import { UNKNOWN } from '../../../../../provider/core/unknowns';
+import { checkAgainstCluster, isoEvidence } from '../../../../../provider/resources/machine-pool/cluster-checks';
+import { plannedNameConflicts } from '../../../../../provider/resources/machine-pool/name-conflicts';
+import { spellLike } from '../../../../../provider/resources/machine-pool/refs';
+
+// checkAgainstCluster against an in-memory client: the emulator tests cover the happy paths, these the verdicts.
+type Obj = { metadata: { name?: string; namespace?: string; labels?: Record<string, string> }; [k: string]: unknown };
+const byRef = (items: Obj[]) => ({
+  get: async (name: string, ns?: string) => items.find((o) => o.metadata.name === name && (o.metadata.namespace ?? 'default') === (ns ?? 'default')),
+  list: async (opts?: { namespace?: string }) => ({ items: items.filter((o) => !opts?.namespace || (o.metadata.namespace ?? 'default') === opts.namespace) }),
+});
+function client(c: { images?: Obj[]; keyPairs?: Obj[]; networks?: Obj[]; nodes?: Obj[]; vms?: Obj[]; secrets?: Obj[] }): HarvesterClient {
+  return {
+    namespaces: { get: async (n: string) => (['default', 'team'].includes(n) ? { metadata: { name: n } } : undefined) },
+    images: byRef(c.images ?? []), keyPairs: byRef(c.keyPairs ?? []), networks: byRef(c.networks ?? []), nodes: byRef(c.nodes ?? []),
+    virtualMachines: byRef(c.vms ?? []), secrets: byRef(c.secrets ?? []), persistentVolumeClaims: byRef([]),
+  } as unknown as HarvesterClient;
+}
+const image = (name: string, status: Record<string, unknown>, extra: Partial<Obj> = {}): Obj => ({ metadata: { name, namespace: 'default' }, spec: {}, status, ...extra });
+const reasons = async (c: HarvesterClient, raw: Record<string, unknown>) => (await checkAgainstCluster(c, raw)).failures.map((f) => f.reason);
+
+describe('machine-pool cluster checks', () => {
+  it('tells why an image is not ready yet', async () => {
+    const imported = { type: 'Imported', status: 'True' };
+    const images = [
+      image('failed', { conditions: [{ type: 'RetryLimitExceeded', status: 'True', message: 'HTTP 404' }] }),
+      image('failed-quiet', { conditions: [{ type: 'RetryLimitExceeded', status: 'True' }] }),
+      image('retrying', { progress: 12, conditions: [{ type: 'RetryLimitExceeded', status: 'False' }, { type: 'Other', status: 'True', message: 'x' }] }),
+      image('no-class', { conditions: [imported] }),
+      image('fresh', {}),
+    ];
+    const disks = images.map((i) => ({ image: i.metadata.name, size: '10Gi' }));
+    const states = ['import failed: HTTP 404', 'import failed', 'import at 12%', 'imported, but it has no status.storageClassName yet', 'import at 0%'];
+    assert.deepEqual(await reasons(client({ images }), { name: 'p', disks }), states.map((s, i) =>
+      `disks[${i}].image: Image default/${disks[i].image} is not ready (${s}). Wait for the import to finish in Harvester (Images), or fix the image, then run again.`));
+  });
+
+  it('asks for a disk of at least the image\'s virtual size, rounded up to a whole GiB', async () => {
+    const images = [image('img', { conditions: [{ type: 'Imported', status: 'True' }], storageClassName: 'sc', virtualSize: 2.5 * 2 ** 30 })];
+    assert.deepEqual(await reasons(client({ images }), { name: 'p', disks: [{ image: 'img', size: '2Gi' }] }),
+      ['disks[0].size: is 2Gi, smaller than image default/img (virtual size 3Gi). Set it to at least 3Gi.']);
+  });
+
+  it('sees an ISO by its label, URL, display name or name', () => {
+    const evidence = (o: Partial<Obj> & { name?: string }) => isoEvidence({ metadata: { name: o.name ?? 'img' }, spec: o.spec ?? {} } as never);
+    assert.equal(evidence({ spec: { url: 'http://x/a.iso?x=1' } }), 'its source URL ends in .iso');
+    assert.equal(evidence({ spec: { displayName: 'Ubuntu.ISO' } }), 'its display name ends in .iso');
+    assert.equal(evidence({ name: 'ubuntu.iso' }), 'its name ends in .iso');
+    assert.equal(evidence({ spec: { url: 'http://x/a.img', displayName: 'iso-tools' } }), undefined);
+    assert.equal(isoEvidence({ metadata: {} } as never), undefined);
+  });
+
+  it('refuses key pairs that are missing, not validated or without a key, and resolves the good one', async () => {
+    const pair = (name: string, validated: string | undefined, publicKey?: string): Obj => ({
+      metadata: { name, namespace: 'default' }, spec: { publicKey },
+      status: { conditions: validated === undefined ? [] : [{ type: 'other', status: 'True' }, { type: 'validated', status: validated }] },
+    });
+    const keyPairs = [pair('good', 'True', 'ssh-ed25519 AAAA'), pair('false', 'False', 'ssh-ed25519 B'), pair('none', undefined, 'ssh-ed25519 C'), pair('nokey', 'True')];
+    const c = client({ keyPairs });
+    const check = await checkAgainstCluster(c, { name: 'p', sshKeys: ['good', 'default/false', 'none', 'nokey', 'gone', UNKNOWN] });
+    const notValidated = (i: number, ref: string) => `sshKeys[${i}]: KeyPair ${ref} is not validated by Harvester (condition validated is not True), so its public key cannot be trusted. Fix its spec.publicKey (an OpenSSH public key).`;
+    assert.deepEqual(check.failures.map((f) => f.reason), [notValidated(1, 'default/false'), notValidated(2, 'default/none'), notValidated(3, 'default/nokey'),
+      'sshKeys[4]: KeyPair default/gone does not exist. Create it in Harvester (Advanced → SSH Keys), or fix the name.']);
+    assert.deepEqual(check.context.keyPairPublicKeys, { 'default/good': 'ssh-ed25519 AAAA' });
+  });
+
+  it('skips unqualified references while the namespace is unknown, but checks qualified ones', async () => {
+    const c = client({});
+    assert.deepEqual(await reasons(c, { name: 'p', namespace: UNKNOWN, sshKeys: ['k', 'team/k'] }),
+      ['sshKeys[1]: KeyPair team/k does not exist. Create it in Harvester (Advanced → SSH Keys), or fix the name.']);
+  });
+
+  it('defaults a VM network\'s cluster network to mgmt, and lists host zones sorted', async () => {
+    const nodes = [{ metadata: { name: 'h2', labels: { 'topology.kubernetes.io/zone': 'zb' } } }, { metadata: { name: 'h1', labels: { 'topology.kubernetes.io/zone': 'za' } } }];
+    const c = client({ nodes, networks: [{ metadata: { name: 'net', namespace: 'default' } }] });
+    const got = await reasons(c, { name: 'p', networks: [{ network: 'net' }], zones: ['zc'] });
+    assert.match(got[0], /^networks\[0\]\.network: VM network default\/net runs on cluster network "mgmt", but no Harvester host carries the label network\.harvesterhci\.io\/mgmt=true/);
+    assert.match(got[1], /^zones\[0\]: no Harvester host is in zone "zc" \(zones on hosts: za, zb\)/);
+  });
+
+  it('names a foreign VM holding a name the pool would create, in the pool\'s namespace', async () => {
+    const c = client({ vms: [{ metadata: { name: 'p-1', namespace: 'team' } }, { metadata: { name: 'p-2', namespace: 'team' } }] });
+    const got = await reasons(c, { name: 'p', namespace: 'team', count: 2 });
+    assert.equal(got.length, 1);
+    assert.match(got[0], /^name: VirtualMachine team\/p-1 already exists and is not managed by machine pool team\/p \(no labels; no annotations;/);
+  });
+
+  it('names a foreign Secret a planned create needs, and the pool by namespace/name', async () => {
+    const c = client({ secrets: [{ metadata: { name: 'p-0-cloudinit', namespace: 'team' } }] });
+    const desired = { identity: { namespace: 'team', name: 'p' } } as never;
+    const steps = [{ action: 'create', machine: { name: 'p-0', secret: { metadata: { name: 'p-0-cloudinit' } }, claimNames: [] } }] as never;
+    const [f, ...rest] = await plannedNameConflicts(c, desired, steps);
+    assert.deepEqual(rest, []);
+    assert.match(f.reason, /^name: Secret team\/p-0-cloudinit already exists and is not managed by machine pool team\/p \(/);
+  });
+
+  it('spells a reference the way the user did: bare in the pool namespace only if they wrote it bare', () => {
+    assert.equal(spellLike('ns/b', 'a', 'ns'), 'b');
+    assert.equal(spellLike('ns/b', 'ns/a', 'ns'), 'ns/b');
+    assert.equal(spellLike('ns/b', undefined, 'ns'), 'ns/b');
+    assert.equal(spellLike('other/b', 'a', 'ns'), 'other/b');
+  });
+});
