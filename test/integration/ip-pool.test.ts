@@ -15,6 +15,7 @@ import { desiredPool } from '../../provider/resources/ip-pool/plan';
 import { validateInputs } from '../../provider/resources/ip-pool/validate';
 import { startTestEmulator, type TestEmulator } from '../support/emulator-harness';
 import { acceptanceMode } from '../support/target';
+import { fastConnect } from '../support/fast-connect';
 
 type Raw = Record<string, unknown>;
 
@@ -22,7 +23,7 @@ describe('HarvesterIPPool handlers: ownership, import, drift and update paths', 
   this.timeout(60_000);
   let t: TestEmulator;
   let client: HarvesterClient;
-  const connect = (o: { kubeconfig?: string; context?: string }) => HarvesterClient.connect({ ...o, retry: { maxAttempts: 3, initialDelayMs: 10, maxDelayMs: 50 } });
+  const connect = fastConnect();
   const pools = createIPPoolProvider({ connect });
   const fast = { create: '5s', update: '5s', delete: '5s' };
   const range = (n: number) => [{ subnet: `10.7${n}.0.0/24`, rangeStart: `10.7${n}.0.10`, rangeEnd: `10.7${n}.0.19` }];

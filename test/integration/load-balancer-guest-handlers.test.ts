@@ -13,7 +13,8 @@ import { createLoadBalancerProvider } from '../../provider/resources/load-balanc
 import type { LoadBalancerOutputs } from '../../provider/resources/load-balancer/model';
 import { startTestEmulator, type TestEmulator } from '../support/emulator-harness';
 import { acceptanceMode } from '../support/target';
-import { checkedBy, connectFast, rejectsWith } from './load-balancer-support';
+import { fastConnect } from '../support/fast-connect';
+import { checkedBy, rejectsWith } from './load-balancer-support';
 
 type Raw = Record<string, unknown>;
 const CLUSTER = 'gc1';
@@ -25,7 +26,7 @@ describe('HarvesterLoadBalancer cluster handlers: check, waits, patch, read-back
   let t: TestEmulator;
   let client: HarvesterClient;
   let guest: HarvesterClient;
-  const lbs = createLoadBalancerProvider({ connect: connectFast });
+  const lbs = createLoadBalancerProvider({ connect: fastConnect() });
   const args = (overrides: Raw = {}): Raw => ({
     kubeconfig: t.emulator.kubeconfig,
     name: 'edge',

@@ -9,6 +9,7 @@ import { createLoadBalancerProvider } from '../../provider/resources/load-balanc
 import { loadBalancerName } from '../../provider/resources/load-balancer/guest-service';
 import type { LoadBalancerOutputs } from '../../provider/resources/load-balancer/model';
 import { acceptanceMode, startTarget, type TestTarget } from '../support/target';
+import { fastConnect } from '../support/fast-connect';
 
 type Raw = Record<string, unknown>;
 const CLUSTER = 'gc1';
@@ -21,7 +22,7 @@ for (const ccmVersion of ['v0.2.7', 'v0.1.5']) {
     let client: HarvesterClient;
     let guest: HarvesterClient;
     let guestKubeconfig: string;
-    const connect = (o: { kubeconfig?: string; context?: string }) => HarvesterClient.connect({ ...o, retry: { maxAttempts: 3, initialDelayMs: 10, maxDelayMs: 50 } });
+    const connect = fastConnect();
     const lbs = createLoadBalancerProvider({ connect });
     const args = (overrides: Raw = {}): Raw => ({
       kubeconfig: target.kubeconfig,

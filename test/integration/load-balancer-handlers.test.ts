@@ -15,7 +15,8 @@ import { createMachinePoolProvider } from '../../provider/resources/machine-pool
 import type { MachinePoolOutputs } from '../../provider/resources/machine-pool/outputs';
 import { startTestEmulator, type TestEmulator } from '../support/emulator-harness';
 import { acceptanceMode } from '../support/target';
-import { checkedBy, connectFast, rejectsWith } from './load-balancer-support';
+import { fastConnect } from '../support/fast-connect';
+import { checkedBy, rejectsWith } from './load-balancer-support';
 
 type Raw = Record<string, unknown>;
 const FAST = { create: '1s', update: '1s', delete: '10s' };
@@ -27,8 +28,8 @@ describe('HarvesterLoadBalancer handlers: check, create, import, delete and time
   let kubeconfig: string;
   let web: MachinePoolOutputs;
   const progress: string[] = [];
-  const lbs = createLoadBalancerProvider({ connect: connectFast, onProgress: (line) => progress.push(line) });
-  const machines = createMachinePoolProvider({ connect: connectFast });
+  const lbs = createLoadBalancerProvider({ connect: fastConnect(), onProgress: (line) => progress.push(line) });
+  const machines = createMachinePoolProvider({ connect: fastConnect() });
 
   // One DHCP address for the load balancer that has a backend, one for the one that has none: a third gets nothing.
   const lbArgs = (overrides: Raw = {}): Raw => ({

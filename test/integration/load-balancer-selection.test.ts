@@ -4,12 +4,12 @@
  * to another namespace never does, whatever its priority; the global pool is the last fallback. Emulator only.
  */
 import assert from 'node:assert/strict';
-import { HarvesterClient } from '../../provider/client/harvester-client';
 import { createIPPoolProvider } from '../../provider/resources/ip-pool/handlers';
 import { createLoadBalancerProvider } from '../../provider/resources/load-balancer/handlers';
 import type { LoadBalancerOutputs } from '../../provider/resources/load-balancer/model';
 import { startTestEmulator, type TestEmulator } from '../support/emulator-harness';
 import { acceptanceMode } from '../support/target';
+import { fastConnect } from '../support/fast-connect';
 
 type Raw = Record<string, unknown>;
 
@@ -17,7 +17,7 @@ describe('HarvesterLoadBalancer: pool selection by priority, scope and the globa
   this.timeout(60_000);
   let t: TestEmulator;
   const made: { lb: LoadBalancerOutputs; id: string }[] = [];
-  const connect = (o: { kubeconfig?: string; context?: string }) => HarvesterClient.connect({ ...o, retry: { maxAttempts: 3, initialDelayMs: 10, maxDelayMs: 50 } });
+  const connect = fastConnect();
   const pools = createIPPoolProvider({ connect });
   const lbs = createLoadBalancerProvider({ connect });
 

@@ -15,6 +15,7 @@ import { createMachinePoolProvider } from '../../provider/resources/machine-pool
 import type { MachinePoolOutputs } from '../../provider/resources/machine-pool/outputs';
 import { startTestEmulator, type TestEmulator } from '../support/emulator-harness';
 import { acceptanceMode } from '../support/target';
+import { fastConnect } from '../support/fast-connect';
 
 type Raw = Record<string, unknown>;
 
@@ -23,7 +24,7 @@ describe('HarvesterIPPool and HarvesterLoadBalancer in front of a machine pool',
   let t: TestEmulator;
   let client: HarvesterClient;
   let kubeconfig: string;
-  const connect = (o: { kubeconfig?: string; context?: string }) => HarvesterClient.connect({ ...o, retry: { maxAttempts: 3, initialDelayMs: 10, maxDelayMs: 50 } });
+  const connect = fastConnect();
   const pools = createIPPoolProvider({ connect });
   const lbs = createLoadBalancerProvider({ connect });
   const machines = createMachinePoolProvider({ connect });

@@ -9,6 +9,7 @@ import { HarvesterClient } from '../../provider/client/harvester-client';
 import type { ResourceClient } from '../../provider/client/resource-client';
 import { createMachinePoolProvider, type MachinePoolProvider } from '../../provider/resources/machine-pool/handlers';
 import { startTarget, type TestTarget } from '../support/target';
+import { fastConnect } from '../support/fast-connect';
 
 /** Kinds the tests read. */
 export type PoolKind = 'virtualMachines' | 'virtualMachineInstances' | 'persistentVolumeClaims' | 'secrets';
@@ -45,7 +46,7 @@ export async function startPoolHarness(delays: { vmiSchedule?: number; vmiBoot?:
   const namespace = target.fixtures.namespace;
   const progress: string[] = [];
   const provider = createMachinePoolProvider({
-    connect: (o) => HarvesterClient.connect({ ...o, retry: { maxAttempts: 4, initialDelayMs: 10, maxDelayMs: 50 } }),
+    connect: fastConnect(4),
     onProgress: (line) => progress.push(line),
   });
   const client = await HarvesterClient.connect({ kubeconfig: target.kubeconfig });

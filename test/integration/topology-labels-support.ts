@@ -10,6 +10,7 @@ import { createTopologyLabelsProvider, type TopologyLabelsProvider } from '../..
 import type { TopologyLabelsOutputs } from '../../provider/resources/topology-labels/model';
 import { eventually } from '../support/emulator-harness';
 import { startTarget, type TestTarget } from '../support/target';
+import { fastConnect } from '../support/fast-connect';
 
 /** The guest cluster's name (the CCM --cluster-name and the pools' guestCluster). */
 export const GUEST_CLUSTER = 'gc1';
@@ -49,7 +50,7 @@ export async function startTopologyHarness(guest: { ccmVersion: string; kubeletV
     harvester: { delays: { vmiSchedule: 20, vmiBoot: 60, guestAgent: 60, imageImport: 50, migration: 100 } },
     guest: { clusterName: GUEST_CLUSTER, ccmVersion: guest.ccmVersion, kubeletVersion: guest.kubeletVersion, delays: { nodeRegister: 50, ccmInit: 20 } },
   })) as TopologyHarness['target'];
-  const connect = (o: { kubeconfig?: string; context?: string }) => HarvesterClient.connect({ ...o, retry: { maxAttempts: 4, initialDelayMs: 10, maxDelayMs: 50 } });
+  const connect = fastConnect(4);
   const warnings: string[] = [];
   const topology = createTopologyLabelsProvider({ connect, onWarning: (w) => warnings.push(w) });
   const pools = createMachinePoolProvider({ connect });
