@@ -42,6 +42,7 @@ describe('TopologyLabels edges: unreachable clusters, import, an unreadable gues
     assert.deepEqual(r.props!.previous, outs.previous);
     assert.deepEqual(r.props!.drift, []);
     assert.deepEqual(r.inputs!.hosts, outs.hosts);
+    assert.deepEqual([r.props!.guestNodes, r.props!.guestVersions], [[], null], 'no guest cluster is named, so none is reported');
     assert.deepEqual(await h.topology.read('nobody', { kubeconfig: h.target.kubeconfig }), {}, 'a name owning no host imports nothing');
   });
 

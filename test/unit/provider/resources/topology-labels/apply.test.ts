@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { ConflictError } from '../../../../../provider/client/errors';
+import { ConflictError, ForbiddenError } from '../../../../../provider/client/errors';
 import type { HarvesterClient } from '../../../../../provider/client/harvester-client';
 import type { Node } from '../../../../../provider/client/objects';
 import { applyHost } from '../../../../../provider/resources/topology-labels/apply';
-import { OWNER_ANNOTATION } from '../../../../../provider/resources/topology-labels/model';
+import { OWNER_ANNOTATION, PREVIOUS_ANNOTATION } from '../../../../../provider/resources/topology-labels/model';
 
 const ZONE = 'topology.kubernetes.io/zone';
 
@@ -71,5 +71,54 @@ describe('TopologyLabels apply: precondition and conflicts', () => {
     const released = await applyHost(client, 'site', { host: 'h0', recorded: { previous: { zone: null }, applied: { zone: 'a' } } });
     assert.deepEqual(released, { host: 'h0', previous: {}, applied: {}, changes: [], skipped: 'host no longer exists' });
     assert.equal(patches.length, 0);
+  });
+
+  it('gives up after five conflicts in a row, raising the last one (a host under constant edits is not retried forever)', async () => {
+    const { client, patches } = stubClient([node('5', { [ZONE]: 'a' }), node('6', { [ZONE]: 'a', rack: 'r2' })], Infinity);
+    await assert.rejects(applyHost(client, 'site', { host: 'h0', desired: { zone: 'b' }, recorded: {} }), ConflictError);
+    assert.deepEqual(patches.map((p) => p.rv), ['5', '6', '6', '6', '6']);
+  });
+
+  it('raises any other error of the write at once, without re-reading or retrying', async () => {
+    let reads = 0;
+    let writes = 0;
+    const client = {
+      nodes: {
+        async get() {
+          reads++;
+          return node('5', { [ZONE]: 'a' });
+        },
+        async mergePatch() {
+          writes++;
+          throw new ForbiddenError({ code: 'Forbidden', summary: 'nodes "h0" is forbidden', httpStatus: 403 });
+        },
+      },
+    } as unknown as HarvesterClient;
+    await assert.rejects(applyHost(client, 'site', { host: 'h0', desired: { zone: 'b' }, recorded: {} }), ForbiddenError);
+    assert.deepEqual([reads, writes], [1, 1]);
+  });
+
+  it('stops with ConcurrentEdit when only the ownership annotations changed in between, and says so', async () => {
+    const changes: Record<string, string>[] = [{ [OWNER_ANNOTATION]: 'other' }, { [PREVIOUS_ANNOTATION]: '{"zone":"x"}' }];
+    for (const changed of changes) {
+      const { client, patches } = stubClient([node('5', { [ZONE]: 'a' }), node('6', { [ZONE]: 'a' }, changed)], 1);
+      await assert.rejects(applyHost(client, 'site', { host: 'h0', desired: { zone: 'b' }, recorded: {} }), (err: Error & { code?: string; object?: string; fix?: string }) => {
+        assert.equal(err.code, 'ConcurrentEdit');
+        assert.equal(err.object, 'Node h0');
+        assert.equal(
+          err.message,
+          'Host h0 changed while its topology labels were being written (ownership annotations changed), so the write was not repeated over that edit. ' +
+            'Check who else edits the host labels, then run `pulumi refresh` and `pulumi up` again.',
+        );
+        return true;
+      });
+      assert.equal(patches.length, 1, JSON.stringify(changed));
+    }
+  });
+
+  it('on release, a host claimed by another resource is reported whole: nothing previous, nothing applied, no change', async () => {
+    const { client } = stubClient([node('5', { [ZONE]: 'a' }, { [OWNER_ANNOTATION]: 'other' })], 0);
+    const released = await applyHost(client, 'site', { host: 'h0', recorded: { previous: { zone: null }, applied: { zone: 'a' } } });
+    assert.deepEqual(released, { host: 'h0', previous: {}, applied: {}, changes: [], skipped: 'now managed by TopologyLabels "other"' });
   });
 });

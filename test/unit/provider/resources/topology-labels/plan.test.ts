@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { OWNER_ANNOTATION, PREVIOUS_ANNOTATION } from '../../../../../provider/resources/topology-labels/model';
-import { distinctZones, driftOf, liveInputs, planHost, sameManagedState, zoneWarning, type LiveHost } from '../../../../../provider/resources/topology-labels/plan';
+import { distinctZones, driftOf, liveInputs, planHost, previousOnHost, sameManagedState, zoneWarning, type LiveHost } from '../../../../../provider/resources/topology-labels/plan';
 
 const ZONE = 'topology.kubernetes.io/zone';
 const REGION = 'topology.kubernetes.io/region';
@@ -73,6 +73,16 @@ describe('TopologyLabels plan: conflicts, drift and zones', () => {
     const a = host('h0', { [ZONE]: 'z1' });
     assert.equal(sameManagedState(a, { ...a, labels: { ...a.labels, rack: 'r2' }, resourceVersion: '8' }), true);
     assert.equal(sameManagedState(a, { ...a, labels: { ...a.labels, [ZONE]: 'z9' } }), false);
+    assert.equal(sameManagedState(a, { ...a, annotations: { [OWNER_ANNOTATION]: 'other' } }), false, 'a claim taken in between');
+    assert.equal(sameManagedState(a, { ...a, annotations: { [PREVIOUS_ANNOTATION]: '{"zone":null}' } }), false, 'a record of previous values rewritten in between');
+  });
+
+  it('reads the previous values recorded on a host, keeping only strings and nulls of our two keys; an unreadable record is none', () => {
+    const recorded = (text: string) => previousOnHost(host('h0', {}, { [PREVIOUS_ANNOTATION]: text }));
+    assert.deepEqual(recorded('{"region":null,"zone":"z1","rack":"r1"}'), { region: null, zone: 'z1' });
+    assert.deepEqual(recorded('{"region":7,"zone":["z1"]}'), {});
+    assert.equal(recorded('{not json'), undefined);
+    assert.equal(previousOnHost(host('h0')), undefined);
   });
 
   it('reports a UI edit and a lost claim as drift, and returns live values as inputs', () => {
@@ -92,5 +102,12 @@ describe('TopologyLabels plan: conflicts, drift and zones', () => {
     assert.match(zoneWarning(two)!, /only 2 distinct zones \(z1, z2\) over 3 Harvester hosts.*harvester\/harvester#6546/);
     assert.equal(zoneWarning([...two, host('d', { [ZONE]: 'z3' })]), undefined);
     assert.equal(zoneWarning([host('a'), host('b')]), undefined);
+  });
+
+  it('words the zone warning for one zone, one host, and hosts without a zone', () => {
+    const fix = ': Harvester stops promoting hosts to its HA control plane while fewer than three distinct zones exist (harvester/harvester#6546). ' +
+      'Spread the hosts over at least three zones, or leave zones unset.';
+    assert.equal(zoneWarning([host('a', { [ZONE]: 'z1' })]), `only 1 distinct zone (z1) over 1 Harvester host${fix}`);
+    assert.equal(zoneWarning([host('a', { [ZONE]: 'z1' }), host('b'), host('c')]), `only 1 distinct zone (z1) over 3 Harvester hosts (without a zone: b, c)${fix}`);
   });
 });

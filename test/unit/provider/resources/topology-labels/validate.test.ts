@@ -42,7 +42,21 @@ describe('TopologyLabels input validation', () => {
   });
 
   it('needs the guest kubeconfig to wait for the guest', () => {
-    assert.deepEqual(validateInputs({ ...base, waitForGuestSync: true }).failures.map((f) => f.property), ['waitForGuestSync']);
+    assert.deepEqual(validateInputs({ ...base, waitForGuestSync: true }).failures.map((f) => f.reason), [
+      'waitForGuestSync: is true but guestKubeconfig is not set: waiting needs the guest cluster. Set guestKubeconfig, or set waitForGuestSync to false.',
+    ]);
+  });
+
+  it('words an empty hosts map, a misspelt input and a bad secret value in full, never quoting the secret', () => {
+    assert.deepEqual(validateInputs({ ...base, hosts: {} }).failures.map((f) => f.reason), ['hosts: is empty: name at least one Harvester host with its region and/or zone.']);
+    assert.match(validateInputs({ ...base, waitForGuestsync: true }).failures[0].reason, /^waitForGuestsync: unknown property; did you mean "waitForGuestSync"\?/);
+    const secret = validateInputs({ ...base, guestKubeconfig: 12345 }).failures;
+    assert.deepEqual(secret.map((f) => f.reason), ['guestKubeconfig: is invalid (value not shown: it is secret)']);
+  });
+
+  it('a host entry with an unknown key is refused for that key alone, not also as setting neither region nor zone', () => {
+    assert.deepEqual(validateInputs({ ...base, hosts: { h0: { rack: 'r1' } } }).failures.map((f) => f.property), ['hosts.h0.rack']);
+    assert.match(validateInputs({ ...base, hosts: { h0: { zone: undefined } } }).failures[0].reason, /^hosts\.h0: sets neither region nor zone/);
   });
 });
 
@@ -62,5 +76,11 @@ describe('TopologyLabels diff', () => {
   it('treats drift found by read as a change, and never quotes a kubeconfig', () => {
     assert.deepEqual(diffInputs({ ...olds, drift: ['host h0: zone'] }, base).reasons, ['drift: host h0: zone']);
     assert.deepEqual(diffInputs({ ...olds, guestKubeconfig: 'a' }, { ...base, guestKubeconfig: 'b' }).reasons, ['guestKubeconfig changed (value not shown: it is secret)']);
+  });
+
+  it('says which input is not known yet during preview, and state recorded without a name or drift adds neither a replace nor a drift line', () => {
+    assert.deepEqual(diffInputs(olds, { ...base, hosts: UNKNOWN }).reasons, ['hosts is not known until apply']);
+    const { name: _name, drift: _drift, ...unnamed } = olds;
+    assert.deepEqual(diffInputs(unnamed, { ...base, name: 'other' }), { changes: true, replaces: [], reasons: ['name: nothing → "other"'] });
   });
 });

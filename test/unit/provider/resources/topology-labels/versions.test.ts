@@ -51,4 +51,26 @@ describe('TopologyLabels version gating', () => {
     assert.equal(cloudProviderVersionFromImage('registry.local:5000/rancher/harvester-cloud-provider:v0.1.5@sha256:abc'), 'v0.1.5');
     assert.equal(cloudProviderVersionFromImage('registry.local:5000/rancher/harvester-cloud-provider'), undefined);
   });
+
+  it('words each refusal and note in full: what runs, why it cannot sync, the way out', () => {
+    assert.equal(
+      rke2Refusal('v1.21.14+rke2r1'),
+      'the guest runs RKE2 v1.21.14+rke2r1, which cannot sync topology labels to its nodes (Harvester\'s node-driver docs require ' +
+        'v1.22.12+rke2r1, v1.23.9+rke2r1, v1.24.3+rke2r1 or v1.25 and later). Upgrade the guest cluster\'s Kubernetes version.',
+    );
+    assert.deepEqual(syncSupport('v1.28.10+k3s1', 'v0.2.7'), {
+      refusals: [],
+      notes: ['the guest runs Kubernetes v1.28.10+k3s1, not RKE2: its Harvester cloud provider must be installed by hand (at least v0.1.4).'],
+      resyncs: true,
+    });
+    assert.deepEqual(syncSupport('v1.28.10+rke2r1', 'v0.1.3').refusals, [
+      'the guest runs Harvester cloud provider v0.1.3, which never copies region/zone to guest nodes (topology needs at least v0.1.4). ' +
+        'Upgrade the cloud provider (with RKE2 it comes with the Kubernetes version).',
+    ]);
+    assert.deepEqual(syncSupport('v1.28.10+rke2r1', 'v0.1.5').notes, [
+      'the guest runs Harvester cloud provider v0.1.5 (below v0.2.0): labels are copied to a guest node only when it is initialised, ' +
+        'never after a host label change or a migration. Give the machine pool zone node affinity (zones) so rebuilt VMs stay in their zone, ' +
+        'or upgrade the cloud provider to v0.2.0 or later.',
+    ]);
+  });
 });
