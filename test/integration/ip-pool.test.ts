@@ -126,6 +126,11 @@ describe('HarvesterIPPool handlers: ownership, import, drift and update paths', 
     await writeByHand(foreign('handed', 7));
     await assert.rejects(pools.update('handed', made as unknown as Raw, inputsOf(args('handed', { ranges: range(8) }))), /Refusing to update IPPool handed/);
     assert.deepEqual((await client.ipPools.get('handed'))!.spec!.ranges, range(7), 'their pool untouched');
+    await assert.rejects(pools.update('vanishing', outs as unknown as Raw, { ...inputsOf(args('vanishing')), ranges: [] }), (err: Error & { code?: string }) => {
+      assert.equal(err.code, 'InvalidInputs');
+      assert.match(err.message, /^The HarvesterIPPool inputs are invalid:\n  - ranges: .*\nFix the inputs above and run again\.$/s);
+      return true;
+    });
   });
 
   async function waitUntilReady(name: string) {

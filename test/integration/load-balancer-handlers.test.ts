@@ -105,7 +105,9 @@ describe('HarvesterLoadBalancer handlers: check, create, import, delete and time
     for (const name of ['no-vm', 'no-lease']) await lbs.delete(`default/${name}`, { kubeconfig, name, namespace: 'default', timeouts: FAST });
   });
 
-  it('delete by a bare name removes default/<name> and waits until it is gone', async () => {
+  it('delete by a bare name removes <recorded namespace>/<name>, else default/<name>, and waits until it is gone', async () => {
+    await lbs.delete('web', { kubeconfig, namespace: 'harvester-public' });
+    assert.ok(await client.loadBalancers.get('web', 'default'), 'recorded in harvester-public: default/web is another object');
     await lbs.delete('web', { kubeconfig: otherNamespaceKubeconfig() });
     assert.equal(await client.loadBalancers.get('web', 'default'), undefined);
     await lbs.delete('theirs', { kubeconfig });

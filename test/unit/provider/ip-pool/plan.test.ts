@@ -28,6 +28,8 @@ describe('HarvesterIPPool: plan', () => {
     assert.equal(d.changes, true);
     assert.deepEqual(d.replaces, []);
     assert.equal(diffInputs(outs, inputs).changes, false);
+    assert.equal(diffInputs(inputs, inputs).changes, false, 'state recorded before drift was an output has none');
+    assert.equal(diffInputs({ ...outs, drift: ['IPPool p: ranges is …'] }, inputs).changes, true, 'drift alone is a change');
   });
 
   it('a drift line says "unset" for a field only one side has', () => {
