@@ -1,11 +1,13 @@
 /**
  * What a pool leaves behind, judged only by the objects on the target before and after each operation (never
  * by the handlers' internals): every claim of a multi-disk VM removed on scale-down, roll and destroy; cloud-init
- * Secrets left without their VM swept by destroy; a VM's missing cloud-init Secret healed by the next update.
+ * Secrets left without their VM swept by destroy; a VM's missing cloud-init Secret healed by the next update; a
+ * removed VM held by another controller's finalizer waited for, and named.
  */
 import assert from 'node:assert/strict';
 import type { KubeObject } from '../../provider/client/objects';
 import type { MachinePoolOutputs } from '../../provider/resources/machine-pool/outputs';
+import { eventually } from '../support/emulator-harness';
 import { suiteTimeout } from '../support/target';
 import { startPoolHarness, type PoolHarness } from './machine-pool-support';
 
@@ -89,5 +91,29 @@ describe('machine pool: nothing left behind, nothing lost', function () {
     assert.deepEqual(healed.outs!.machines.map((m) => m.name), [`${pool}-0`]);
     assert.equal((await h.get('virtualMachines', `${pool}-0`))!.metadata.uid, vm.metadata.uid, 'the VM was not replaced');
     await h.provider.delete(h.id(pool), healed.outs!);
+  });
+
+  it('a scale-down waits while another controller\'s finalizer holds the removed VM, naming the VM and the finalizer, and ends once it is released', async () => {
+    const pool = h.name('held');
+    const { outs } = await h.provider.create((await h.provider.check({}, h.args(pool, { count: 2 }))).inputs!);
+    const held = `${pool}-1`;
+    const hold = 'example.com/backup-in-progress';
+    const vm = (await h.get('virtualMachines', held))!;
+    await h.client.virtualMachines.mergePatch(held, { metadata: { finalizers: [...(vm.metadata.finalizers ?? []), hold] } }, { namespace: h.namespace });
+    const progressFrom = h.progress.length;
+    const scaling = h.provider.update(h.id(pool), outs!, (await h.provider.check({}, h.args(pool, { count: 1 }))).inputs!);
+    const line = await eventually(
+      () => h.progress.slice(progressFrom).find((l) => l.startsWith(`waiting for ${held} to be deleted (finalizers: `)),
+      `a progress line naming ${held} and its finalizers`,
+      10_000,
+    );
+    assert.ok(line.includes(hold), line);
+    const stuck = (await h.get('virtualMachines', held))!;
+    await h.client.virtualMachines.mergePatch(held, { metadata: { finalizers: (stuck.metadata.finalizers ?? []).filter((f) => f !== hold) } }, { namespace: h.namespace });
+    const scaled = await scaling;
+    assert.deepEqual(scaled.outs!.machines.map((m) => m.name), [`${pool}-0`]);
+    assert.equal(await h.get('virtualMachines', held), undefined);
+    assert.ok(h.progress.slice(progressFrom).includes('removed VMs are gone (1)'), h.progress.slice(progressFrom).join(' | '));
+    await h.provider.delete(h.id(pool), scaled.outs!);
   });
 });
