@@ -134,6 +134,43 @@ describe('machine pool: checks, failures, destroy', function () {
     await h.provider.delete(h.id(pool), healed.outs!);
   });
 
+  it('times out naming only the VM that cannot be scheduled (its zone\'s hosts are cordoned) with the scheduler\'s reason; the ready VM is recorded ready (emulator)', async function () {
+    requireEmulator(this, h.target);
+    const clock = new ManualClock(Date.now());
+    let seenPending: () => void = () => undefined;
+    const onePending = new Promise<void>((resolve) => (seenPending = resolve));
+    const pool = h.name('cordoned');
+    const provider = createMachinePoolProvider({
+      connect: fastConnect(4),
+      clock,
+      onProgress: (line) => {
+        if (line === `1/2 VMs ready; ${pool}-1: waiting to be scheduled on a host` || line.startsWith(`1/2 VMs ready; ${pool}-1: waiting to be scheduled on a host (`)) seenPending();
+      },
+    });
+    const [zoneA, zoneB] = h.target.fixtures.zones;
+    const inZoneB = (await h.client.nodes.list()).items.filter((n) => n.metadata.labels?.['topology.kubernetes.io/zone'] === zoneB).map((n) => n.metadata.name!);
+    assert.ok(inZoneB.length > 0, `a host in ${zoneB}`);
+    const cordon = (unschedulable: boolean) => Promise.all(inZoneB.map((n) => h.client.nodes.mergePatch(n, { spec: { unschedulable: unschedulable || null } })));
+    await cordon(true);
+    try {
+      const checked = await provider.check({}, h.args(pool, { count: 2, zones: [zoneA, zoneB], timeouts: { create: '10m' } }));
+      const creating = provider.create(checked.inputs!).then(() => undefined, (err: unknown) => err);
+      await Promise.race([onePending, creating]);
+      clock.advance(parseDuration('10m')!);
+      const caught = await creating;
+      assert.ok(caught instanceof ResourceInitError, String(caught));
+      const lines = caught.message.split('\n').filter((l) => l.startsWith('  - '));
+      assert.equal(lines.length, 1, caught.message);
+      assert.match(lines[0], new RegExp(`^  - VirtualMachine ${literal(h.id(`${pool}-1`))}: waiting to be scheduled on a host \\(0/\\d+ nodes are available: .+\\) \\(phase (Pending|Scheduling)\\)$`));
+      assert.match(caught.message, /Check the VMs' events in Harvester \(scheduling, image, storage\)/);
+      const props = caught.properties as MachinePoolOutputs;
+      assert.deepEqual(props.machines.map((m) => [m.name, m.zone, m.ready]), [[`${pool}-0`, zoneA, true], [`${pool}-1`, zoneB, false]]);
+      await h.provider.delete(h.id(pool), props);
+    } finally {
+      await cordon(false);
+    }
+  });
+
   it('records an update that failed before changing anything so that the next run retries it (emulator: fault injection)', async function () {
     requireEmulator(this, h.target);
     const emu = h.target.emulator.emulator;
