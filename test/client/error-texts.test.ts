@@ -82,3 +82,26 @@ describe('client error texts (pure): every mapping, word for word', () => {
     });
   }
 });
+
+describe('client error texts (pure): socket failures and verbs', () => {
+  // Each code alone decides: the message says nothing that TRANSIENT_MESSAGES would match.
+  for (const code of ['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'ECONNABORTED', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH', 'UND_ERR_SOCKET']) {
+    it(`${code} is transient: the request may not have reached the server`, () => {
+      const err = fromApiException({ code, message: 'request failed' }, lb, conn);
+      assert.equal(err.transient, true);
+      assert.equal(err.message, `Cannot reach the API server at https://h:6443 to patch LoadBalancer default/lb1: ${code}. Check that the cluster is up and reachable from here, then retry.`);
+    });
+  }
+
+  it('an unknown socket code is not transient', () => {
+    assert.equal(fromApiException({ code: 'ENOTFOUND', message: 'request failed' }, lb, conn).transient, false);
+  });
+
+  it('each verb is named in its own words', () => {
+    const verbs = { get: 'read', list: 'list', create: 'create', update: 'update', patch: 'patch', apply: 'apply', delete: 'delete', watch: 'watch' } as const;
+    for (const [verb, phrase] of Object.entries(verbs)) {
+      const err = fromApiException({ code: 'EPIPE' }, { ...lb, verb: verb as RequestTarget['verb'] }, conn);
+      assert.equal(err.message.split(': ')[0], `Cannot reach the API server at https://h:6443 to ${phrase} LoadBalancer default/lb1`);
+    }
+  });
+});
