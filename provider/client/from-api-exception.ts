@@ -61,6 +61,9 @@ const VERB_PHRASE: Record<Verb, string> = {
   watch: 'watch',
 };
 
+/** The RBAC verbs a request needs: RBAC has no "apply"; server-side apply is a patch, and a create for a new object. */
+const rbacVerbs = (verb: Verb): string => (verb === 'apply' ? 'patch and create' : verb);
+
 /** Socket-level failures worth retrying: the request may not have reached the server, or the reply was lost. */
 const TRANSIENT_NET = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'ECONNABORTED', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH', 'UND_ERR_SOCKET']);
 const TLS_CODES = /^(UNABLE_TO_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|CERT_|ERR_TLS_CERT_ALTNAME_INVALID|ERR_SSL_)/;
@@ -161,7 +164,7 @@ function fromStatus(
         code: 'Forbidden',
         summary: `Cannot ${verb} ${what}: the user of kubeconfig context "${conn.context}" is not allowed to (403 Forbidden${said})`,
         fix:
-          `Grant that user RBAC permission to ${t.verb} ${resource}` +
+          `Grant that user RBAC permission to ${rbacVerbs(t.verb)} ${resource}` +
           `${t.kind.namespaced && t.namespace ? ` in namespace ${t.namespace}` : ''} on the cluster, or use a kubeconfig that has it`,
       });
     case 404:
