@@ -186,7 +186,8 @@ function fileRef(v: unknown, part: Part, field: string): string | undefined {
   const f = str(v);
   if (!f) return undefined;
   const abs = part.dir && !path.isAbsolute(f) ? path.join(part.dir, f) : f;
-  if (!fs.existsSync(abs)) fail(part.source, `${field}: file ${abs} does not exist`, 'Fix the path, or embed the data (the -data variant of the field)');
+  // "<field> names file …", not "<field>: file …": redaction would take "client-key: file" for a secret value.
+  if (!fs.existsSync(abs)) fail(part.source, `${field} names file ${abs}, which does not exist`, 'Fix the path, or embed the data (the -data variant of the field)');
   return abs;
 }
 

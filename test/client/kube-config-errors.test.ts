@@ -94,7 +94,7 @@ describe('kubeconfig loading: each refusal in its own words', () => {
     const yaml = kubeconfigYaml().replace(/    certificate-authority-data: .*\n/, '    certificate-authority: missing-ca.crt\n');
     fs.writeFileSync(path.join(dir(), 'kc.yaml'), yaml);
     const r = refusal(() => loadKubeConfig({ kubeconfig: path.join(dir(), 'kc.yaml'), env: {} }));
-    assert.equal(r.summary, `Kubeconfig (file ${path.join(dir(), 'kc.yaml')}): clusters[0].cluster.certificate-authority: file ${path.join(dir(), 'missing-ca.crt')} does not exist.`);
+    assert.equal(r.summary, `Kubeconfig (file ${path.join(dir(), 'kc.yaml')}): clusters[0].cluster.certificate-authority names file ${path.join(dir(), 'missing-ca.crt')}, which does not exist.`);
     assert.equal(r.fix, 'Fix the path, or embed the data (the -data variant of the field).');
   });
 
@@ -126,6 +126,39 @@ describe('kubeconfig loading: each refusal in its own words', () => {
       summary: 'Kubeconfig (inline kubeconfig): clusters[0].cluster.server has scheme ftp: (ftp://h:6443).',
       fix: 'Use an https:// URL.',
     });
+  });
+
+  it('file references of the user name their own field', () => {
+    const kc = path.join(dir(), 'kc.yaml');
+    const cases: [string, string, string][] = [
+      ['    token-file: no-token\n', 'token-file', 'no-token'],
+      ['    client-certificate: no-cert.crt\n    client-key-data: S0VZ\n', 'client-certificate', 'no-cert.crt'],
+      ['    client-certificate-data: Q0VSVA==\n    client-key: no-key.pem\n', 'client-key', 'no-key.pem'],
+    ];
+    for (const [body, field, file] of cases) {
+      fs.writeFileSync(kc, kubeconfigYaml().replace(/    token: .*\n/, body));
+      const r = refusal(() => loadKubeConfig({ kubeconfig: kc, env: {} }));
+      assert.equal(r.summary, `Kubeconfig (file ${kc}): users[0].user.${field} names file ${path.join(dir(), file)}, which does not exist.`);
+    }
+  });
+
+  it('base64 content is named as such; merged KUBECONFIG files are all named', () => {
+    const noServer = kubeconfigYaml().replace(/    server: .*\n/, '');
+    const r = refusal(inline(Buffer.from(noServer).toString('base64')));
+    assert.equal(r.summary.split(':')[0], 'Kubeconfig (inline kubeconfig (base64))');
+    const broken = refusal(inline(Buffer.from('apiVersion: v1\nclusters: [\n  x: "').toString('base64')));
+    assert.match(broken.summary, /^Kubeconfig \(inline kubeconfig \(base64\)\): it is not valid YAML/);
+    const a = path.join(dir(), 'a.yaml');
+    const b = path.join(dir(), 'b.yaml');
+    fs.writeFileSync(a, 'apiVersion: v1\nkind: Config\ncontexts: []\n');
+    fs.writeFileSync(b, kubeconfigYaml().replace(/contexts:\n[\s\S]*$/, ''));
+    const merged = refusal(() => loadKubeConfig({ env: { KUBECONFIG: [a, b].join(path.delimiter) } }));
+    assert.equal(merged.summary, `Kubeconfig (file ${a}, file ${b}): contexts is empty.`);
+  });
+
+  it('a user entry without its user section is a user without credentials, not an error', () => {
+    const yaml = kubeconfigYaml().replace(/  user:\n    token: .*\n/, '');
+    assert.equal(loadKubeConfig({ kubeconfig: yaml, env: {} }).connection.auth, 'none');
   });
 
   it('a client certificate without its key', () => {
