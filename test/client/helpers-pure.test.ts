@@ -8,7 +8,7 @@ import { describeObject } from '../../provider/client/from-api-exception';
 import { KINDS, collectionPath } from '../../provider/client/kinds';
 import { HarvesterError, NotFoundError, isHarvesterError } from '../../provider/client/errors';
 import { KubeObject } from '../../provider/client/objects';
-import { comparable, deepEqual, firstDifference, show } from '../../provider/client/object-utils';
+import { comparable, deepEqual, firstDifference, show, writableCopy } from '../../provider/client/object-utils';
 import { RESOURCE_NAME_ANNOTATION, isOwnedBy, labelSafe, notOwnedError, ownerOf, stampOwnership } from '../../provider/client/ownership';
 import { REDACTED, clearRegisteredSecrets, redact, registerSecret } from '../../provider/client/redact';
 
@@ -55,6 +55,15 @@ describe('object helpers (pure)', () => {
     assert.equal(show('a'), '"a"');
     assert.equal(show('x'.repeat(78)), `"${'x'.repeat(78)}"`, '80 characters are kept whole');
     assert.equal(show('x'.repeat(79)), `"${'x'.repeat(76)}...`, 'longer ones are cut to 80 with an ellipsis');
+  });
+});
+
+describe('writable copies (pure)', () => {
+  it('drop status and every server-owned metadata field, keeping the rest', () => {
+    const server = { uid: 'u', resourceVersion: '7', generation: 2, creationTimestamp: 't', deletionTimestamp: 't', deletionGracePeriodSeconds: 30, managedFields: [], selfLink: '/x' };
+    const obj = { apiVersion: 'v1', kind: 'Secret', metadata: { name: 's', namespace: 'n', labels: { a: 'b' }, ...server }, status: { x: 1 }, data: { k: 'dg==' } };
+    assert.deepEqual(writableCopy(obj as KubeObject), { apiVersion: 'v1', kind: 'Secret', metadata: { name: 's', namespace: 'n', labels: { a: 'b' } }, data: { k: 'dg==' } });
+    assert.equal(obj.metadata.uid, 'u', 'the original is untouched');
   });
 });
 

@@ -142,6 +142,18 @@ describe('redact()', () => {
     assert.equal(redact(msg), msg);
   });
 
+  it('redactObject hides every field named like a secret, whole, whatever its value looks like', () => {
+    const keys = ['userData', 'userdata', 'user-data', 'networkData', 'networkdata', 'network-data', 'token', 'password', 'client-key-data'];
+    const given = Object.fromEntries(keys.map((k) => [k, 'plain words']));
+    assert.deepEqual(redactObject({ spec: { ...given, other: 'plain words' } }), { spec: { ...Object.fromEntries(keys.map((k) => [k, REDACTED])), other: 'plain words' } });
+  });
+
+  it('a quoted cloud-config is cut at its closing quote; every quoted invalid userData value is hidden', () => {
+    assert.equal(redact('value: "#cloud-config\\npasswd: x" tail'), `value: "#cloud-config ${REDACTED}" tail`);
+    const twice = 'a.userData: Invalid value: "one"; b.userData: Invalid value: "two"';
+    assert.equal(redact(twice), `a.userData: Invalid value: ${REDACTED}; b.userData: Invalid value: ${REDACTED}`);
+  });
+
   it('redactObject hides Secret data and userdata fields but keeps structure', () => {
     const out = redactObject({ kind: 'Secret', metadata: { name: 's' }, data: { a: 'c2VjcmV0' }, stringData: { b: 'x' } });
     assert.deepEqual(out, { kind: 'Secret', metadata: { name: 's' }, data: { a: REDACTED }, stringData: { b: REDACTED } });
