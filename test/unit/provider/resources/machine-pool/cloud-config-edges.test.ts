@@ -97,4 +97,26 @@ describe('machine-pool cloud-config edges', () => {
     for (const [text, problem] of table) assert.equal(networkDataProblem(text), problem, JSON.stringify(text));
     assert.equal(networkDataProblem(undefined), undefined);
   });
+
+  it('a byte-order mark, trailing blanks on the first lines and a jinja variant are read as cloud-init reads them', () => {
+    const table: [string, string][] = [
+      ['\uFEFF#cloud-config\nhostname: a\n', 'cloud-config'],
+      ['#cloud-config   \nhostname: a\n', 'cloud-config'],
+      ['## template: jinja\n#cloud-config  \n', 'jinja-cloud-config'],
+      ['## template: jinja2\n#cloud-config\n', 'unknown'],
+    ];
+    for (const [text, kind] of table) assert.equal(classifyUserData(text), kind, JSON.stringify(text));
+  });
+
+  it('the agent is found installed when packages pins it as [name, version]', () => {
+    assert.equal(guestAgentIn(`#cloud-config\npackages:\n  - [qemu-guest-agent, "1:7.2"]\n${START}`), 'yes');
+    assert.equal(guestAgentIn(`#cloud-config\npackages:\n  - [other, "1"]\n${START}`), 'no');
+  });
+
+  it('rendered user data always starts with its #cloud-config header', () => {
+    for (const userData of [undefined, '', '#cloud-config\nhostname: a\n']) {
+      const out = renderUserData({ userData, guestAgent: 'install', sshPublicKeys: [] });
+      assert.equal(out.split('\n')[0], '#cloud-config', JSON.stringify(userData));
+    }
+  });
 });
