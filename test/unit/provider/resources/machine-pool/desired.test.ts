@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { parse } from 'yaml';
-import { desiredVirtualMachines, resolveRolling } from '../../../../../provider/resources/machine-pool/desired';
+import { desiredVirtualMachines, resolveRolling, suffixFrom } from '../../../../../provider/resources/machine-pool/desired';
 import { context, inputs } from './fixtures';
 
 const get = (o: unknown, ...path: (string | number)[]): any => path.reduce((c: any, k) => (c == null ? c : c[k]), o);
@@ -24,6 +24,22 @@ describe('machine-pool desiredVirtualMachines', () => {
     assert.deepEqual(vm.metadata.labels, want);
     assert.deepEqual(vm.spec?.template?.metadata?.labels, want);
     assert.equal(pool.selector, 'app.kubernetes.io/managed-by=harvester-iac,harvester-iac.io/resource-type=machine-pool,harvester-iac.io/resource-name=pool-a');
+  });
+
+  it('without a volume suffix source, claim names take a stable suffix from the namespace and VM name', () => {
+    const { volumeSuffix: _random, ...fixed } = context();
+    const pool = desiredVirtualMachines(inputs({ count: 2 }), fixed);
+    assert.deepEqual(pool.machines.map((m) => m.claimNames[0]), [`pool-a-0-disk-0-${suffixFrom('default/pool-a-0')}`, `pool-a-1-disk-0-${suffixFrom('default/pool-a-1')}`]);
+    assert.notEqual(suffixFrom('default/pool-a-0'), suffixFrom('default/pool-a-1'));
+  });
+
+  it('an image or key pair the context did not resolve is a bug in the caller, named as such', () => {
+    assert.throws(() => desiredVirtualMachines(inputs(), context({ imageStorageClasses: {} })), {
+      message: 'desired: no storage class resolved for image default/ubuntu-22.04-server-cloudimg (disks[0].image)',
+    });
+    assert.throws(() => desiredVirtualMachines(inputs({ sshKeys: ['ops-key'] }), context({ keyPairPublicKeys: {} })), {
+      message: 'desired: no public key resolved for key pair default/ops-key (sshKeys)',
+    });
   });
 
   it('builds disks through volumeClaimTemplates with the image\'s storage class, Block and RWX', () => {
