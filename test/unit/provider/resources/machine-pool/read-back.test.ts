@@ -109,6 +109,12 @@ describe('machine-pool diffInputs', () => {
     const d = diffInputs(outputs, { ...inputs({ userData: '#cloud-config\npassword: hunter2\n' }), name: UNKNOWN, cpu: UNKNOWN });
     assert.equal(d.changes, true);
     assert.deepEqual(d.replaces, ['name']);
+    assert.deepEqual(d.reasons, ['name is not known until apply', 'cpu is not known until apply']);
+  });
+
+  it('state recorded without a drift list (an older version) adds no drift line', () => {
+    const { drift: _drift, ...older } = outputs;
+    assert.deepEqual(diffInputs(older, inputs({ userData: '#cloud-config\npassword: hunter2\n' })).reasons, []);
   });
 
   it('asks for an update when the recorded pool is not healthy (partial create)', () => {
