@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import {
-  clusterUnreachable, imageNotReady, keyPairMissing, keyPairNotValidated, nameTaken, namespaceMissing, readyTimeout, zoneMissing, type NotReadyMachine,
+  clusterUnreachable, imageNotReady, keyPairMissing, keyPairNotValidated, nameTaken, namespaceMissing, networkMissing, readyTimeout, zoneMissing, type NotReadyMachine,
 } from '../../../../../provider/resources/machine-pool/errors';
 import { holderOf } from '../../../../../provider/resources/machine-pool/name-conflicts';
 
@@ -18,6 +18,8 @@ describe('machine-pool errors', () => {
         'no Harvester host is in zone "z9" (zones on hosts: za, zb), so a VM pinned there could never be scheduled. Use one of the hosts\' zones, or label hosts with topology.kubernetes.io/zone.'],
       [zoneMissing('zones[1]', 'z9', []), 'zones[1]',
         'no Harvester host is in zone "z9" (no host has a topology.kubernetes.io/zone label), so a VM pinned there could never be scheduled. Use one of the hosts\' zones, or label hosts with topology.kubernetes.io/zone.'],
+      [networkMissing('networks[0].network', 'default/vm-net'), 'networks[0].network',
+        'VM network (NetworkAttachmentDefinition) default/vm-net does not exist. Create it in Harvester (Networks → VM Networks), or fix the name.'],
       [clusterUnreachable('connection refused'), 'kubeconfig', 'cannot check the inputs against the Harvester cluster: connection refused'],
     ];
     for (const [failure, property, reason] of table) assert.deepEqual(failure, { property, reason: `${property}: ${reason}` });
@@ -26,10 +28,10 @@ describe('machine-pool errors', () => {
   it('says who holds a taken name (labels with values, annotation keys only) and how to delete or import it', () => {
     const holder = holderOf('Secret', 'ns', { metadata: {
       name: 'pool-0-cloudinit', labels: { app: 'x', tier: 'db' },
-      annotations: { 'kubectl.kubernetes.io/last-applied-configuration': '{"secret":1}', 'team.example/owner': 'hunter2' },
+      annotations: { 'kubectl.kubernetes.io/last-applied-configuration': '{"secret":1}', 'team.example/owner': 'hunter2', 'team.example/ticket': 'T-1' },
     } });
     const f = nameTaken(holder, 'ns/pool', { 'a/managed-by': 'me', 'a/name': 'pool' });
-    assert.equal(f.reason, 'name: Secret ns/pool-0-cloudinit already exists and is not managed by machine pool ns/pool (labels app=x, tier=db; annotations team.example/owner; ' +
+    assert.equal(f.reason, 'name: Secret ns/pool-0-cloudinit already exists and is not managed by machine pool ns/pool (labels app=x, tier=db; annotations team.example/owner, team.example/ticket; ' +
       'it lacks the pool\'s ownership labels), so the pool cannot create the cloud-init Secret of that name, which its VM would boot from; nothing was created. ' +
       'Either delete it if nothing needs it (kubectl delete secret -n ns pool-0-cloudinit), or import it into the pool by giving it the pool\'s ownership labels ' +
       '(kubectl label secret -n ns pool-0-cloudinit a/managed-by=me a/name=pool), after which the pool manages it.');
@@ -40,7 +42,8 @@ describe('machine-pool errors', () => {
   describe('readyTimeout', () => {
     const waiting: NotReadyMachine = { name: 'p-0', phase: 'Scheduling', waitingFor: 'not scheduled', runningWithoutIp: false };
     const noIp: NotReadyMachine = { name: 'p-1', phase: 'Running', host: 'h1', waitingFor: 'no IPv4 address', runningWithoutIp: true };
-    const AGENT_FIX = /^These VMs run but report no IP address: Harvester learns a bridged VM's address only from qemu-guest-agent, and guestAgent is "none"/;
+    const AGENT_FIX = 'These VMs run but report no IP address: Harvester learns a bridged VM\'s address only from qemu-guest-agent, and guestAgent is "none" while the user data does not install and start qemu-guest-agent. ' +
+      'Set guestAgent to "install" (the default), or add qemu-guest-agent to packages and `systemctl enable --now qemu-guest-agent.service` to runcmd.';
     const NETWORK_FIX = 'These VMs run but report no IP address: Harvester learns it only from qemu-guest-agent. Check that the image can install qemu-guest-agent (package mirror reachable, ' +
       'or pre-baked in the image) and that the VM network gives the VM an address (DHCP on the VLAN, or networkData).';
     const EVENTS_FIX = 'Check the VMs\' events in Harvester (scheduling, image, storage), or raise timeouts.create.';
