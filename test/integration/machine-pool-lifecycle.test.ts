@@ -39,14 +39,17 @@ describe('machine pool: checks, failures, destroy', function () {
 
   it('create refuses at apply what check would (inputs never checked), raising the error itself when nothing was made', async () => {
     const pool = h.name('unchecked');
-    const missingImage = validateInputs(h.args(pool, { disks: [{ image: `${h.namespace}/no-such-image`, size: '10Gi' }] })).inputs!;
+    const missingImage = validateInputs(h.args(pool, { disks: [{ image: `${h.namespace}/no-such-image`, size: '10Gi' }, { image: `${h.namespace}/no-such-image-2`, size: '10Gi' }] })).inputs!;
     const err = await h.provider.create(missingImage as never).catch((e) => e);
     assert.ok(!(err instanceof ResourceInitError), 'nothing exists, so there is no partial state to record');
     assert.equal(err.code, 'InvalidInputs');
-    assert.match(err.message, new RegExp(`^Machine pool ${literal(h.id(pool))} cannot be created:\n  - disks\\[0\\]\\.image: .*no-such-image.*\nFix the inputs above and run again\\.$`, 's'));
+    assert.match(err.message, new RegExp(`^Machine pool ${literal(h.id(pool))} cannot be created:\n  - disks\\[0\\]\\.image: [^\n]*no-such-image[^\n]*\n  - disks\\[1\\]\\.image: [^\n]*no-such-image-2[^\n]*\nFix the inputs above and run again\\.$`));
     assert.deepEqual(await h.list('virtualMachines', pool), []);
-    await assert.rejects(h.provider.create({ ...h.args(pool), count: -1 }), (e: Error) => {
-      assert.match(e.message, /^The machine pool inputs are invalid:\n  - count: .*\nFix the inputs above and run again\.$/s);
+    await assert.rejects(h.provider.create({ ...h.args(pool), count: -1, cpu: 0 }), (e: Error & { code?: string }) => {
+      assert.equal(e.code, 'InvalidInputs');
+      assert.match(e.message, /^The machine pool inputs are invalid:\n  - [^\n]*\n  - [^\n]*\nFix the inputs above and run again\.$/);
+      assert.match(e.message, /\n  - count: /);
+      assert.match(e.message, /\n  - cpu: /);
       return true;
     });
   });
