@@ -84,6 +84,27 @@ describe('machine pool: no leaked disks, no foreign user data, failures stay vis
     }
   });
 
+  it('an update that fails with no VM of the pool left still records the pool, and names every taken name on its own line', async () => {
+    const pool = h.name('emptied');
+    const ns = h.namespace;
+    const created = await h.provider.create((await h.provider.check({}, h.args(pool, { count: 1 }))).inputs!);
+    await h.client.virtualMachines.delete(`${pool}-0`, { namespace: ns, propagationPolicy: 'Background' });
+    await eventually(async () => !(await h.get('virtualMachines', `${pool}-0`)), 'VM gone', h.target.timeouts.waitMs);
+    const foreign = [`${pool}-1-cloudinit`, `${pool}-2-cloudinit`];
+    for (const name of foreign) {
+      await h.client.secrets.create({ apiVersion: 'v1', kind: 'Secret', metadata: { name, namespace: ns, labels: { app: 'someone-else' } }, stringData: { userdata: '#cloud-config\n' } } as never);
+    }
+    try {
+      const inputs = validateInputs(h.args(pool, { count: 3 })).inputs!;
+      const err = await h.provider.update(h.id(pool), created.outs!, inputs as never).catch((e) => e);
+      assert.ok(err instanceof ResourceInitError, `the pool is recorded even with no VM left: ${err}`);
+      assert.match(err.message, new RegExp(`cannot be updated:\n  - name: [^\n]*${literal(foreign[0])}[^\n]*\n  - name: [^\n]*${literal(foreign[1])}[^\n]*\nDelete or import`));
+    } finally {
+      for (const name of foreign) await h.client.secrets.delete(name, { namespace: ns });
+      await h.provider.delete(h.id(pool), created.outs!);
+    }
+  });
+
   it('a refresh after a failed apply still shows changes (emulator: fault injection)', async function () {
     requireEmulator(this, h.target);
     const emu = h.target.emulator.emulator;
