@@ -71,11 +71,12 @@ describe('machine-pool drift details', () => {
     ['another key', '["default/other"]', ['ops-key'], 'key pairs are "default/other", inputs say "default/ops-key"'],
     ['one more key', '["default/ops-key","default/other"]', ['ops-key'], 'key pairs are "default/ops-key, default/other", inputs say "default/ops-key"'],
     ['an unreadable list', 'not json', [], 'key pairs are "", inputs say ""'],
+    ['two wanted, one live', '["default/ops-key"]', ['ops-key', 'other'], 'key pairs are "default/ops-key", inputs say "default/ops-key, default/other"'],
     ['no annotation', undefined, [], 'key pairs are "", inputs say ""'],
   ];
   for (const [name, live, sshKeys, detail] of sshCases) {
     it(`names the live and wanted key pairs: ${name}`, () => {
-      const ctx = { 'default/ops-key': 'k1' };
+      const ctx = { 'default/ops-key': 'k1', 'default/other': 'k2' };
       const desired = desiredVirtualMachines(inputs({ sshKeys }), context({ keyPairPublicKeys: ctx })).machines[0].vm;
       const vm = asHarvesterServes(desired) as Obj;
       if (live === undefined) delete vm.spec.template.metadata.annotations[SSH];
