@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { desiredVirtualMachines } from '../../../../../provider/resources/machine-pool/desired';
-import { planPool, type PlanStep } from '../../../../../provider/resources/machine-pool/plan';
+import { indexOf, planPool, type PlanStep } from '../../../../../provider/resources/machine-pool/plan';
 import type { MachinePoolArgs } from '../../../../../provider/resources/machine-pool/model';
 import { asHarvesterServes, context, inputs, observed } from './fixtures';
 
@@ -167,6 +167,26 @@ describe('machine-pool planPool', () => {
   it('scales to zero', () => {
     const plan = planPool(desiredVirtualMachines(inputs({ count: 0 }), context()), observed(livePool({ count: 2 })));
     assert.deepEqual(summary(plan.steps), ['delete pool-a-1', 'delete pool-a-0', 'gone pool-a-0,pool-a-1']);
+  });
+});
+
+describe('machine-pool indexOf and VMs without an index', () => {
+  const vm = (name: string, labels: Record<string, string> = {}) => ({ apiVersion: 'kubevirt.io/v1', kind: 'VirtualMachine', metadata: { name, labels } });
+
+  it('reads the index label first, else <pool>-<index> with the pool name taken literally', () => {
+    assert.equal(indexOf(vm('anything', { 'harvester-iac.io/pool-index': '4' }), 'pool.a'), 4);
+    assert.equal(indexOf(vm('pool.a-3'), 'pool.a'), 3);
+    assert.ok(Number.isNaN(indexOf(vm('poolXa-3'), 'pool.a')), 'the dot matches only a dot');
+    assert.ok(Number.isNaN(indexOf(vm('pool.a-3-x'), 'pool.a')));
+    assert.equal(indexOf(vm('pool.a-3', { 'harvester-iac.io/pool-index': 'three' }), 'pool.a'), 3, 'a malformed label falls back to the name');
+  });
+
+  it('removes a VM that carries the pool\'s labels but no index, saying why', () => {
+    const live = livePool({ count: 1 });
+    const stray = { ...observed([live[0]])[0], name: 'pool-a-extra', index: Number.NaN };
+    const plan = planPool(desiredVirtualMachines(inputs({ count: 1 }), context()), [...observed(live), stray]);
+    assert.deepEqual(plan.changes, ["remove pool-a-extra: it carries the pool's labels but no pool index"]);
+    assert.deepEqual(summary(plan.steps), ['delete pool-a-extra', 'ready pool-a-0', 'gone pool-a-extra']);
   });
 });
 
