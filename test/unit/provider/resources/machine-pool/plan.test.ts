@@ -181,6 +181,12 @@ describe('machine-pool indexOf and VMs without an index', () => {
     assert.equal(indexOf(vm('pool.a-3', { 'harvester-iac.io/pool-index': 'three' }), 'pool.a'), 3, 'a malformed label falls back to the name');
   });
 
+  it('recreates a missing cloud-init Secret without touching its VM, saying so', () => {
+    const plan = planPool(desiredVirtualMachines(inputs({ count: 1 }), context()), observed(livePool({ count: 1 }), { secretExists: false }));
+    assert.deepEqual(plan.changes, ['recreate the cloud-init Secret of pool-a-0 (missing)']);
+    assert.deepEqual(summary(plan.steps), ['secret pool-a-0', 'ready pool-a-0']);
+  });
+
   it('removes a VM that carries the pool\'s labels but no index, saying why', () => {
     const live = livePool({ count: 1 });
     const stray = { ...observed([live[0]])[0], name: 'pool-a-extra', index: Number.NaN };

@@ -57,6 +57,8 @@ describe('machine-pool drift lines', () => {
       ['networks is default/vm-net (e1000, bridge), recorded vm-net (virtio, bridge)']],
     ['a key pair added, none on record', (o) => { delete o.sshKeys; }, (vm) => { vm.spec.template.metadata.annotations['harvesterhci.io/sshNames'] = '["default/k"]'; },
       ['sshKeys is default/k, recorded none']],
+    ['a second key pair added', (o) => { o.sshKeys = ['default/k']; }, (vm) => { vm.spec.template.metadata.annotations['harvesterhci.io/sshNames'] = '["default/k","default/l"]'; },
+      ['sshKeys is default/k, default/l, recorded default/k']],
     ['pinned to a zone, none recorded', () => {}, (vm) => { vm.spec.template.spec.affinity.nodeAffinity = { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'topology.kubernetes.io/zone', operator: 'In', values: ['z9'] }] }] } }; },
       ['pinned to zone "z9", recorded zones "none"']],
     ['unpinned, zones recorded', (o) => { o.zones = ['z1', 'z2']; }, () => {},
