@@ -26,4 +26,22 @@ describe('machine-pool handlers (no cluster)', () => {
     assert.equal(redact(`and "${netLine}"`), `and "${REDACTED}"`);
     assert.equal(redact('/home/me/.kube/harvester.yaml'), '/home/me/.kube/harvester.yaml', 'a kubeconfig path is not a secret');
   });
+
+  it('destroy sweeps a Secret left without its VM in the pool\'s own namespace, as the pool\'s owner', async () => {
+    const deletes: unknown[] = [];
+    const empty = { list: async () => ({ items: [], resourceVersion: '1' }) };
+    const secret = { metadata: { name: 'pool-a-7-cloudinit', namespace: 'team' } };
+    const client = {
+      virtualMachines: empty,
+      virtualMachineInstances: empty,
+      persistentVolumeClaims: empty,
+      secrets: {
+        list: async (o: { namespace?: string }) => ({ items: o.namespace === 'team' ? [secret] : [], resourceVersion: '1' }),
+        delete: async (name: string, o: unknown) => void deletes.push([name, o]),
+      },
+    };
+    const provider = createMachinePoolProvider({ connect: async () => client as never });
+    await provider.delete('team/pool-a', { name: 'pool-a', namespace: 'team', volumeDeletion: 'retain' });
+    assert.deepEqual(deletes, [['pool-a-7-cloudinit', { namespace: 'team', owner: { resourceType: 'machine-pool', resourceName: 'pool-a' } }]]);
+  });
 });

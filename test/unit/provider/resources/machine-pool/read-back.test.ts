@@ -112,7 +112,7 @@ describe('machine-pool diffInputs', () => {
     assert.deepEqual(d.reasons, ['name is not known until apply', 'cpu is not known until apply']);
   });
 
-  it('state recorded without a drift list (an older version) adds no drift line', () => {
+  it('state recorded without a drift list adds no drift line', () => {
     const { drift: _drift, ...older } = outputs;
     assert.deepEqual(diffInputs(older, inputs({ userData: '#cloud-config\npassword: hunter2\n' })).reasons, []);
   });
