@@ -90,6 +90,7 @@ describe('machine-pool affinity schema value rules', () => {
     ['NotIn', ['a'], []],
     ['Exists', ['a', 'b'], ['must be empty with operator Exists (got 2 values); remove values']],
     ['DoesNotExist', [], []],
+    ['DoesNotExist', ['a'], ['must be empty with operator DoesNotExist (got 1 values); remove values']],
     ['Gt', ['x'], [INT('Gt')]],
     ['Lt', ['3x'], [INT('Lt')]],
     ['Lt', ['1', '2'], [INT('Lt')]],
