@@ -94,6 +94,9 @@ describe('machine-pool planPool', () => {
       'delete pool-a-1', 'create pool-a-3', 'ready pool-a-3',
       'ready pool-a-2,pool-a-3', 'gone pool-a-0,pool-a-1',
     ]);
+    const first = plan.steps[0];
+    assert.ok(first.action === 'delete');
+    assert.equal(first.reason, 'roll pool-a-0: remove it before its replacement (maxUnavailable 1)');
   });
 
   it('rolls in waves of surge + unavailable', () => {
@@ -196,5 +199,11 @@ describe('machine-pool planPool healing with a recorded pool', () => {
     const live = livePool({ count: 4 }).filter((vm) => ['pool-a-2', 'pool-a-3'].includes(vm.metadata.name!));
     const plan = planPool(desiredVirtualMachines(inputs({ count: 3 }), context()), observed(live), { recordedIndexes: [1, 2, 3] });
     assert.deepEqual(summary(plan.steps), ['create pool-a-1', 'ready pool-a-1,pool-a-2,pool-a-3']);
+  });
+
+  it('recreates several lost VMs lowest index first, whatever the order on record', () => {
+    const live = livePool({ count: 3 }).filter((vm) => vm.metadata.name === 'pool-a-0');
+    const plan = planPool(desiredVirtualMachines(inputs({ count: 3 }), context()), observed(live), { recordedIndexes: [2, 1, 0] });
+    assert.deepEqual(summary(plan.steps), ['create pool-a-1', 'create pool-a-2', 'ready pool-a-0,pool-a-1,pool-a-2']);
   });
 });
