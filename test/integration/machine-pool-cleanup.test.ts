@@ -88,6 +88,11 @@ describe('machine pool: nothing left behind, nothing lost', function () {
     const back = await h.get('secrets', secret.metadata.name!);
     assert.ok(back && !back.metadata.deletionTimestamp, 'the Secret is back under its name');
     assert.deepEqual((back as KubeObject & { data?: Record<string, string> }).data, (secret as KubeObject & { data?: Record<string, string> }).data, 'with the same cloud-init data');
+    assert.deepEqual(
+      back.metadata.ownerReferences?.map((r) => [r.kind, r.name, r.uid]),
+      [['VirtualMachine', `${pool}-0`, vm.metadata.uid]],
+      'owned by its VM again, so it goes with the VM',
+    );
     assert.deepEqual(healed.outs!.machines.map((m) => m.name), [`${pool}-0`]);
     assert.equal((await h.get('virtualMachines', `${pool}-0`))!.metadata.uid, vm.metadata.uid, 'the VM was not replaced');
     await h.provider.delete(h.id(pool), healed.outs!);
