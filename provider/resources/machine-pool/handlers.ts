@@ -84,14 +84,6 @@ function parseInputs(raw: Raw): MachinePoolInputs {
   throw new ProviderError('InvalidInputs', `The machine pool inputs are invalid:\n${lines}\n`, { fix: 'Fix the inputs above and run again.' });
 }
 
-/** True when no input value is unknown (a preview of a new stack may carry unknowns). */
-function isKnown(value: unknown): boolean {
-  if (isUnknown(value)) return false;
-  if (Array.isArray(value)) return value.every(isKnown);
-  if (value && typeof value === 'object') return Object.values(value).every(isKnown);
-  return true;
-}
-
 /** The names this run's plan would take, held by objects we do not own (preview side of converge's check). */
 async function previewNameConflicts(client: HarvesterClient, inputs: MachinePoolInputs, context: MachinePoolContext) {
   const desired = desiredVirtualMachines(inputs, { ...context, volumeSuffix: randomSuffix });
@@ -181,8 +173,8 @@ export function createMachinePoolProvider(options: MachinePoolProviderOptions = 
           const found = unchangedReferencesDropped(cluster.failures, userInputs(olds), raw);
           for (const f of found) if (!seen.has(f.property)) failures.push(f);
           // Names are previewed only on a complete cluster context (a dropped unchanged reference leaves it partial);
-          // converge checks them again before it writes.
-          if (failures.length === 0 && cluster.failures.length === 0 && v.inputs && isKnown(v.inputs)) failures.push(...(await previewNameConflicts(client, v.inputs, cluster.context)));
+          // converge checks them again before it writes. v.inputs exists only when every input is known.
+          if (failures.length === 0 && cluster.failures.length === 0 && v.inputs) failures.push(...(await previewNameConflicts(client, v.inputs, cluster.context)));
         } catch (err) {
           failures.push(clusterUnreachable(errorMessage(err)));
         }
