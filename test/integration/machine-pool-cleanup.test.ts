@@ -9,6 +9,7 @@ import type { KubeObject } from '../../provider/client/objects';
 import type { MachinePoolOutputs } from '../../provider/resources/machine-pool/outputs';
 import { eventually } from '../support/emulator-harness';
 import { suiteTimeout } from '../support/target';
+import { literal } from './client-support';
 import { startPoolHarness, type PoolHarness } from './machine-pool-support';
 
 const live = (objects: KubeObject[]): string[] => objects.filter((o) => !o.metadata.deletionTimestamp).map((o) => o.metadata.name!).sort();
@@ -98,28 +99,33 @@ describe('machine pool: nothing left behind, nothing lost', function () {
     await h.provider.delete(h.id(pool), healed.outs!);
   });
 
-  it('a scale-down waits while another controller\'s finalizer holds the removed VM, naming the VM and the finalizer, and ends once it is released', async () => {
+  it('a scale-down waits while another controller\'s finalizers hold the removed VMs, naming each VM and finalizer, and ends once they are released', async () => {
     const pool = h.name('held');
-    const { outs } = await h.provider.create((await h.provider.check({}, h.args(pool, { count: 2 }))).inputs!);
-    const held = `${pool}-1`;
+    const { outs } = await h.provider.create((await h.provider.check({}, h.args(pool, { count: 3 }))).inputs!);
+    const held = [`${pool}-1`, `${pool}-2`];
     const hold = 'example.com/backup-in-progress';
     const audit = 'example.com/audit';
-    const vm = (await h.get('virtualMachines', held))!;
-    await h.client.virtualMachines.mergePatch(held, { metadata: { finalizers: [...(vm.metadata.finalizers ?? []), hold, audit] } }, { namespace: h.namespace });
+    for (const name of held) {
+      const vm = (await h.get('virtualMachines', name))!;
+      await h.client.virtualMachines.mergePatch(name, { metadata: { finalizers: [...(vm.metadata.finalizers ?? []), hold, audit] } }, { namespace: h.namespace });
+    }
     const progressFrom = h.progress.length;
     const scaling = h.provider.update(h.id(pool), outs!, (await h.provider.check({}, h.args(pool, { count: 1 }))).inputs!);
+    const names = new RegExp(`^waiting for (${literal(held[0])}, ${literal(held[1])}|${literal(held[1])}, ${literal(held[0])}) to be deleted \\(finalizers: `);
     const line = await eventually(
-      () => h.progress.slice(progressFrom).find((l) => l.startsWith(`waiting for ${held} to be deleted (finalizers: `)),
-      `a progress line naming ${held} and its finalizers`,
+      () => h.progress.slice(progressFrom).find((l) => names.test(l)),
+      `a progress line naming ${held.join(' and ')} and their finalizers`,
       10_000,
     );
     assert.ok(line.endsWith(`${hold}, ${audit})`), line);
-    const stuck = (await h.get('virtualMachines', held))!;
-    await h.client.virtualMachines.mergePatch(held, { metadata: { finalizers: (stuck.metadata.finalizers ?? []).filter((f) => f !== hold && f !== audit) } }, { namespace: h.namespace });
+    for (const name of held) {
+      const stuck = (await h.get('virtualMachines', name))!;
+      await h.client.virtualMachines.mergePatch(name, { metadata: { finalizers: (stuck.metadata.finalizers ?? []).filter((f) => f !== hold && f !== audit) } }, { namespace: h.namespace });
+    }
     const scaled = await scaling;
     assert.deepEqual(scaled.outs!.machines.map((m) => m.name), [`${pool}-0`]);
-    assert.equal(await h.get('virtualMachines', held), undefined);
-    assert.ok(h.progress.slice(progressFrom).includes('removed VMs are gone (1)'), h.progress.slice(progressFrom).join(' | '));
+    for (const name of held) assert.equal(await h.get('virtualMachines', name), undefined);
+    assert.ok(h.progress.slice(progressFrom).includes('removed VMs are gone (2)'), h.progress.slice(progressFrom).join(' | '));
     await h.provider.delete(h.id(pool), scaled.outs!);
   });
 });
