@@ -5,7 +5,9 @@
  */
 import assert from 'node:assert/strict';
 import { ProviderError, ResourceInitError } from '../../provider/core/errors';
+import { createTopologyLabelsProvider } from '../../provider/resources/topology-labels/handlers';
 import { OWNER_ANNOTATION, PREVIOUS_ANNOTATION, type TopologyLabelsOutputs } from '../../provider/resources/topology-labels/model';
+import { fastConnect } from '../support/fast-connect';
 import { acceptanceMode } from '../support/target';
 import { startTopologyHarness, ZONE, type TopologyHarness } from './topology-labels-support';
 
@@ -27,10 +29,14 @@ describe('TopologyLabels updates: hosts leaving, partial writes, deletes that ke
 
   it('create refuses inputs that were never checked, listing every failure and the fix, and writes nothing', async () => {
     const mark = h.target.emulator.emulator.journal.mark();
-    const err = await h.topology.create({ kubeconfig: h.target.kubeconfig, name: 'bad', hosts: {} }).catch((e: unknown) => e);
+    const err = await h.topology.create({ kubeconfig: h.target.kubeconfig, name: 'bad', hosts: {}, waitForGuestSync: 'yes' }).catch((e: unknown) => e);
     assert.ok(err instanceof ProviderError, String(err));
     assert.equal(err.code, 'InvalidInputs');
-    assert.equal(err.message, 'The TopologyLabels inputs are invalid:\n  - hosts: is empty: name at least one Harvester host with its region and/or zone.\nFix the inputs above and run again.');
+    assert.equal(
+      err.message,
+      'The TopologyLabels inputs are invalid:\n  - hosts: is empty: name at least one Harvester host with its region and/or zone.\n' +
+        '  - waitForGuestSync: must be true or false (got a string ("yes"))\nFix the inputs above and run again.',
+    );
     assert.deepEqual(h.writesSince(mark), []);
   });
 
@@ -114,4 +120,25 @@ describe('TopologyLabels updates: hosts leaving, partial writes, deletes that ke
     assert.ok(err instanceof Error && !(err instanceof ResourceInitError), String(err));
     assert.equal((await annotations(h2))[OWNER_ANNOTATION], undefined);
   });
+
+  it('without an onWarning hook, warnings go to standard error, one prefixed line each', async () => {
+    const plain = createTopologyLabelsProvider({ connect: fastConnect(4) });
+    const h2 = h.hosts[2];
+    const before = await zone(h2);
+    const checked = (await plain.check({}, { kubeconfig: h.target.kubeconfig, name: 'to-stderr', hosts: { [h2]: { zone: 'sz' } } })).inputs!;
+    const outs = (await plain.create(checked)).outs!;
+    await editHost(h2, { labels: { [ZONE]: 'ui' } }); // an outside edit the delete keeps, and warns about
+    const lines: string[] = [];
+    const write = process.stderr.write;
+    process.stderr.write = ((chunk: string) => lines.push(String(chunk)) > 0) as typeof process.stderr.write;
+    try {
+      await plain.delete(outs.name, outs as unknown as Record<string, unknown>);
+    } finally {
+      process.stderr.write = write;
+    }
+    assert.equal(lines.length, 1, lines.join(''));
+    assert.match(lines[0], new RegExp(`^warning: TopologyLabels: host ${h2}: zone: kept "ui" .*\\n$`));
+    await editHost(h2, { labels: { [ZONE]: before } });
+  });
+
 });

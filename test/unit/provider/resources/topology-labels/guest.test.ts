@@ -93,6 +93,7 @@ describe('TopologyLabels guest: waitForGuestSync refuses what can never sync, be
   it('refuses versions that cannot sync, naming every refusal and the way out', async () => {
     await assert.rejects(waitForGuestSync(noGuest, observed([status('a', true)], { refusals: ['RKE2 is too old.', 'So is the CCM.'] }), wait), (err: Error) => {
       assert.equal(err.message, 'The guest cluster cannot sync topology labels: RKE2 is too old. So is the CCM. Set waitForGuestSync to false to only report the guest nodes.');
+      assert.equal((err as Error & { code?: string }).code, 'GuestCannotSync');
       return true;
     });
   });
@@ -105,6 +106,7 @@ describe('TopologyLabels guest: waitForGuestSync refuses what can never sync, be
   it('refuses to wait for nodes a cloud provider below v0.2.0 will never re-sync, naming them', async () => {
     await assert.rejects(waitForGuestSync(noGuest, observed([status('a', false), status('b', true), status('c', false)], { notes: ['Labels follow only at initialisation.'] }), wait), (err: Error) => {
       assert.equal(err.message, 'Guest nodes a, c are out of sync and will stay so: Labels follow only at initialisation. Set waitForGuestSync to false to only report the guest nodes.');
+      assert.equal((err as Error & { code?: string }).code, 'GuestCannotSync');
       return true;
     });
   });
