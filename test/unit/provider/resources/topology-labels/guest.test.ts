@@ -5,6 +5,7 @@ import type { KubeObject, Node } from '../../../../../provider/client/objects';
 import { cloudProviderVersion, guestNodeStatuses, lowestKubelet, waitForGuestSync, type GuestObservation } from '../../../../../provider/resources/topology-labels/guest';
 import type { GuestNodeStatus } from '../../../../../provider/resources/topology-labels/model';
 import type { LiveHost } from '../../../../../provider/resources/topology-labels/plan';
+import { ManualClock } from '../../../../../emulator/clock';
 
 const ZONE = 'topology.kubernetes.io/zone';
 const REGION = 'topology.kubernetes.io/region';
@@ -109,5 +110,29 @@ describe('TopologyLabels guest: waitForGuestSync refuses what can never sync, be
       assert.equal((err as Error & { code?: string }).code, 'GuestCannotSync');
       return true;
     });
+  });
+});
+
+describe('TopologyLabels guest: waitForGuestSync waits on the guest nodes', () => {
+  /** A guest whose node list is `nodes` and whose watch stays silent. */
+  const silentGuest = (nodes: Node[]) =>
+    ({
+      nodes: {
+        namespaceFor: () => undefined,
+        describe: () => 'Node objects',
+        list: async () => ({ items: nodes, resourceVersion: '1' }),
+        watch: () => ({ stop: () => undefined }),
+      },
+    }) as unknown as HarvesterClient;
+  const noHost: GuestNodeStatus = { name: 'a', vm: 'gc/a', host: null, expectedRegion: null, expectedZone: null, actualRegion: null, actualZone: null, inSync: false, reason: 'VM gc/a is not running on a host, so it has no zone to take.' };
+  const observation: GuestObservation = { nodes: [noHost], versions: { rke2: 'v1.28.1+rke2r1', cloudProvider: 'v0.2.7' }, support: { refusals: [], notes: [], resyncs: true } };
+
+  it('a node whose VM runs on no host is never taken as in sync, even without labels: the wait times out naming it', async () => {
+    const clock = new ManualClock();
+    const waiting = waitForGuestSync(silentGuest([node('a')]), observation, { timeoutMs: 60_000, timeoutText: '1m', clock });
+    const outcome = waiting.then(() => 'returned', (err: Error) => err.message);
+    for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
+    clock.advance(60_000);
+    assert.match(await outcome, /^Timed out after 1m0s waiting for every guest node to carry its host's region and zone\. Last seen: 0\/1 guest nodes .* Still pending: a: VM gc\/a is not running on a host/);
   });
 });
