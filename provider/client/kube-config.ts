@@ -126,7 +126,8 @@ function collectParts(options: KubeConfigOptions): Part[] {
   if (given !== undefined && given.trim() !== '') {
     if (looksLikeContent(given)) {
       registerSecret(given, { lines: false });
-      const decoded = looksLikeDocument(given) ? undefined : fromBase64(given);
+      // base64 first: `base64` wraps its output at 76 columns, and the line breaks make it look like a document.
+      const decoded = fromBase64(given);
       if (decoded === undefined) return [{ doc: parseDoc(given, 'inline kubeconfig'), source: 'inline kubeconfig' }];
       registerSecret(decoded, { lines: false });
       return [{ doc: parseDoc(decoded, 'inline kubeconfig (base64)'), source: 'inline kubeconfig (base64)' }];

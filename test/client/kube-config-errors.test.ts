@@ -253,6 +253,13 @@ describe('kubeconfig content or path', () => {
     assert.equal(looksLikeContent(`${b64('apiVersion: v1 and some mor')}*`), false, 'or last');
   });
 
+  it('loads base64 content as `base64` prints it (wrapped at 76 columns) or padded with blanks', () => {
+    const encoded = b64(kubeconfigYaml());
+    for (const given of [encoded, encoded.replace(/(.{76})/g, '$1\n'), ` ${encoded}\n`]) {
+      assert.equal(loadKubeConfig({ kubeconfig: given, env: {} }).source, 'inline kubeconfig (base64)', JSON.stringify(given.slice(0, 90)));
+    }
+  });
+
   it('a path with a kubeconfig key inside is still a path', () => {
     assert.equal(looksLikeContent('/tmp/apiVersion: x'), false);
   });

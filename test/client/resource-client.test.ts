@@ -77,6 +77,12 @@ describe('ResourceClient over HTTP (nock)', () => {
     await client.loadBalancers.mergePatch('lb1', { spec: { ipam: 'dhcp' } });
   });
 
+  it('a dry run is sent as dryRun=All', async () => {
+    const { client } = await testClient();
+    nock(SERVER).patch(LB1, { spec: { ipam: 'dhcp' } }).query({ fieldManager: 'harvester-iac', dryRun: 'All' }).reply(200, lb('lb1'));
+    await client.loadBalancers.mergePatch('lb1', { spec: { ipam: 'dhcp' } }, { dryRun: true });
+  });
+
   it('mergePatch refuses to touch status', async () => {
     const { client } = await testClient();
     await assert.rejects(client.loadBalancers.mergePatch('lb1', { status: { address: 'x' } }), /must not touch status/);
