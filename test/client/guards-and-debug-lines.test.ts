@@ -48,14 +48,6 @@ describe('client guards against misuse (TypeError before any request)', () => {
   describe('resource client (nock: no request may be sent)', () => {
     useNock();
 
-    it('mergePatch touching status names the object', async () => {
-      const { client } = await testClient();
-      await assert.rejects(client.loadBalancers.mergePatch('lb1', { status: {} }, { namespace: 'web' }), {
-        name: 'TypeError',
-        message: 'mergePatch of LoadBalancer web/lb1 must not touch status',
-      });
-    });
-
     it('apply without metadata.name names the kind', async () => {
       const { client } = await testClient();
       const nameless = { apiVersion: 'v1', kind: 'Secret', metadata: { namespace: 'default' } };

@@ -85,7 +85,10 @@ describe('ResourceClient over HTTP (nock)', () => {
 
   it('mergePatch refuses to touch status', async () => {
     const { client } = await testClient();
-    await assert.rejects(client.loadBalancers.mergePatch('lb1', { status: { address: 'x' } }), /must not touch status/);
+    await assert.rejects(client.loadBalancers.mergePatch('lb1', { status: { address: 'x' } }, { namespace: 'web' }), {
+      name: 'TypeError',
+      message: 'mergePatch of LoadBalancer web/lb1 must not touch status',
+    });
   });
 
   it('mergePatch with an owner checks the labels and patches at the version it checked', async () => {

@@ -97,15 +97,6 @@ describe('resource client: each operation names itself in its errors (nock)', ()
     );
   });
 
-  it('our own Secret that differs outside its data still shows no values (a Secret is secret throughout)', async () => {
-    const { client } = await testClient();
-    const SECRETS = '/api/v1/namespaces/default/secrets';
-    const secret = (type: string) => ({ apiVersion: 'v1', kind: 'Secret', type, metadata: { name: 's1', namespace: 'default', labels: ownerLabels(owner) } });
-    nock(SERVER).post(SECRETS).query(true).reply(409, status(409, 'AlreadyExists', 'x', { name: 's1', kind: 'secrets' }));
-    nock(SERVER).get(`${SECRETS}/s1`).reply(200, secret('Opaque'));
-    const err = await client.secrets.create(secret('kubernetes.io/basic-auth') as never, { owner }).catch((e) => e);
-    assert.equal(err.message, 'Cannot create Secret default/s1: it already exists, owned by this resource, but differs at type. Run `pulumi refresh` so the state records the existing object, then `pulumi up` to update it.');
-  });
 
   it('ownership refusals name what was refused: apply to, update', async () => {
     const { client } = await testClient();
