@@ -35,7 +35,8 @@ export class WaitTimeoutError extends TimeoutError {
 
   constructor(init: WaitTimeoutInit) {
     const seen = init.lastProgress ?? (init.lastSeen.length === 0 ? `no matching ${init.object} existed` : 'no progress was reported');
-    const pending = init.pending && init.pending.length > 0 ? ` Still pending: ${init.pending.join('; ')}.` : '';
+    // A pending reason may be a sentence of its own: end the list with one full stop, not two.
+    const pending = init.pending && init.pending.length > 0 ? ` Still pending: ${init.pending.join('; ').replace(/\.$/, '')}.` : '';
     const option = init.timeoutOption ? `\`${init.timeoutOption}\`` : 'the timeout';
     super({
       code: 'WaitTimeout',
