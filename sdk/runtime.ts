@@ -7,7 +7,8 @@
  * Module-level, one per resource type: Pulumi caches the serialization per object (pulumi-tech.md §1.4).
  */
 import * as pulumi from '@pulumi/pulumi';
-import { inputsFlagged } from '../provider/core/input-flags';
+import { inputReferences, inputsFlagged } from '../provider/core/input-flags';
+import { PROGRAM_REFS_KEY } from '../provider/core/program-refs';
 import { RESOURCES, type ResourceEntry } from './registry';
 
 /** The module of the type tokens: `pulumi-nodejs:dynamic/harvester:<Class>` (permanent: in users' state). */
@@ -61,9 +62,33 @@ export function resourceProps(className: string, name: string, args: object | un
       if (props[key] !== undefined && props[key] !== null) props[key] = pulumi.secret(props[key] as pulumi.Input<unknown>);
     }
     if (entry.nameInput && (props[entry.nameInput] === undefined || props[entry.nameInput] === null)) props[entry.nameInput] = name;
+    const fromProgram = inputsFromProgram(entry, props);
+    if (fromProgram.length) props[PROGRAM_REFS_KEY] = fromProgram;
   }
   for (const key of Object.keys(entry.outputs.shape)) if (!(key in props)) props[key] = undefined;
   return props as pulumi.Inputs;
+}
+
+/** The type token of our resource class `className` (`pulumi-nodejs:dynamic/harvester:<Class>`). */
+function typeToken(className: string): string {
+  return `pulumi-nodejs:dynamic/${PULUMI_MODULE}:${className}`;
+}
+
+/**
+ * The reference inputs (model `.meta({ references })`) whose value is an Output of a resource of the referenced
+ * class declared in this program, e.g. `ipPool: pool.name`: check lets them through at preview, when that
+ * resource does not exist yet (provider/core/program-refs.ts). An Output knows the resources it comes from
+ * (`resources()`, kept by the SDK for dependency tracking); anything else (a plain string) is not marked.
+ */
+function inputsFromProgram(entry: ResourceEntry, props: Record<string, unknown>): string[] {
+  return Object.entries(inputReferences(entry.inputs))
+    .filter(([key, target]) => {
+      const value = props[key] as { resources?: () => Set<unknown> } | undefined;
+      if (!pulumi.Output.isInstance(value) || typeof value.resources !== 'function') return false;
+      return [...value.resources()].some((r) => (r as { __pulumiType?: unknown }).__pulumiType === typeToken(target));
+    })
+    .map(([key]) => key)
+    .sort();
 }
 
 /** resourceOptions adds the resource's derived secret outputs (digests of secrets, …) to additionalSecretOutputs. */

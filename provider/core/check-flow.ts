@@ -8,6 +8,7 @@ import { unchangedReferencesDropped } from './input-errors';
 import type { CheckFailure, CheckResult } from './types';
 import { isUnknown } from './unknowns';
 import type { ModelValidation } from './validate-model';
+import { declaredInProgram } from './program-refs';
 
 type Raw = Record<string, unknown>;
 
@@ -16,14 +17,25 @@ export function userInputs(raw: Raw | undefined): Raw {
   return Object.fromEntries(Object.entries(raw ?? {}).filter(([k]) => !k.startsWith('__')));
 }
 
+/** What the cluster-side rules of check know besides the inputs. */
+export interface CheckContext {
+  /** Reference inputs whose object another resource of the same program creates (core/program-refs.ts). */
+  inProgram: ReadonlySet<string>;
+}
+
 /** check: pure validation, then `cluster(inputs)` when possible; every failure at once. */
-export async function checkInputs<T>(olds: Raw, news: Raw, validate: (raw: Raw) => ModelValidation<T>, cluster: (inputs: T) => Promise<CheckFailure[]>): Promise<CheckResult<Raw>> {
+export async function checkInputs<T>(
+  olds: Raw,
+  news: Raw,
+  validate: (raw: Raw) => ModelValidation<T>,
+  cluster: (inputs: T, context: CheckContext) => Promise<CheckFailure[]>,
+): Promise<CheckResult<Raw>> {
   const raw = userInputs(news);
   const v = validate(raw);
   const failures = [...v.failures];
   if (!failures.length && v.inputs && !isUnknown(raw.kubeconfig) && !isUnknown(raw.context)) {
     try {
-      failures.push(...unchangedReferencesDropped(await cluster(v.inputs), userInputs(olds), raw));
+      failures.push(...unchangedReferencesDropped(await cluster(v.inputs, { inProgram: declaredInProgram(news) }), userInputs(olds), raw));
     } catch (err) {
       failures.push({ property: '', reason: `cannot check the inputs against the Harvester cluster: ${errorMessage(err)}` });
     }

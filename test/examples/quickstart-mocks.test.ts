@@ -56,6 +56,12 @@ describe('example: quickstart under pulumi.runtime.setMocks', function () {
     assert.deepEqual(lb.inputs.healthCheck, { port: 6443 });
   });
 
+  it('tells check that the load balancer\'s ipPool comes from a pool of this program (preview passes before the pool exists)', async () => {
+    await settle(program.apiServerAddress);
+    assert.deepEqual(byType('HarvesterLoadBalancer')!.inputs.__inProgram, ['ipPool']);
+    assert.equal(byType('HarvesterIPPool')!.inputs.__inProgram, undefined, 'nothing of the pool comes from another resource');
+  });
+
   it('names the pool after the resource, feeds it the zones the labels define, and keeps user data secret', async () => {
     await settle(program.readyWorkers);
     const pool = byType('HarvesterMachinePool')!;

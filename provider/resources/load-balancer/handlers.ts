@@ -18,7 +18,7 @@ import type { LoadBalancer } from '../../client/objects';
 import { assertOwned, isOwnedBy, notOwnedError } from '../../client/ownership';
 import { connectionFor } from '../../core/connection';
 import { parseDuration } from '../../core/duration';
-import { checkInputs, parseChecked, userInputs } from '../../core/check-flow';
+import { checkInputs, parseChecked, userInputs, type CheckContext } from '../../core/check-flow';
 import { ProviderError, errorMessage } from '../../core/errors';
 import type { CheckFailure, CheckResult, CreateResult, DiffResult, ReadResult, UpdateResult } from '../../core/types';
 import { OUTPUT_ONLY, loadBalancerSchema, type LoadBalancerInputs, type LoadBalancerOutputs } from './model';
@@ -102,10 +102,11 @@ export function createLoadBalancerProvider(options: LoadBalancerProviderOptions 
     return (await client.networks.get(name, ns)) ? [] : [fail('network', `VM network ${inputs.network} does not exist: name an existing NetworkAttachmentDefinition`)];
   }
 
-  async function clusterFailures(inputs: LoadBalancerInputs, client: HarvesterClient): Promise<CheckFailure[]> {
+  async function clusterFailures(inputs: LoadBalancerInputs, client: HarvesterClient, context: CheckContext): Promise<CheckFailure[]> {
     const out: CheckFailure[] = [...(await networkFailures(inputs, client))];
     if (!(await client.namespaces.get(inputs.namespace))) out.push(fail('namespace', `namespace ${inputs.namespace} does not exist: create it, or choose an existing one`));
-    if (inputs.ipPool && !(await client.ipPools.get(inputs.ipPool))) out.push(fail('ipPool', `IPPool ${inputs.ipPool} does not exist: create it (a HarvesterIPPool), or leave ipPool out to let Harvester choose`));
+    // A pool this program creates does not exist yet at preview; up checks again once it does.
+    if (inputs.ipPool && !context.inProgram.has('ipPool') && !(await client.ipPools.get(inputs.ipPool))) out.push(fail('ipPool', `IPPool ${inputs.ipPool} does not exist: create it (a HarvesterIPPool), or leave ipPool out to let Harvester choose`));
     const same = await client.loadBalancers.get(inputs.name, inputs.namespace);
     if (same && !isOwnedBy(same, lbOwner(inputs.name))) {
       const err = notOwnedError(same, lbOwner(inputs.name), 'manage', 'LoadBalancer');
@@ -154,9 +155,9 @@ export function createLoadBalancerProvider(options: LoadBalancerProviderOptions 
 
   return {
     check: (olds: Raw, news: Raw): Promise<CheckResult<Raw>> =>
-      checkInputs(olds, news, validateInputs, async (inputs) => {
+      checkInputs(olds, news, validateInputs, async (inputs, context) => {
         const client = await clientFor(inputs);
-        return inputs.workloadType === 'cluster' ? [...(await guestFailures(inputs)), ...(await networkFailures(inputs, client))] : clusterFailures(inputs, client);
+        return inputs.workloadType === 'cluster' ? [...(await guestFailures(inputs)), ...(await networkFailures(inputs, client))] : clusterFailures(inputs, client, context);
       }),
 
     async diff(_id: string, olds: Raw, news: Raw): Promise<DiffResult> {

@@ -43,7 +43,7 @@ export const loadBalancerSchema = z.strictObject({
     'Where the address comes from: an IP pool, or DHCP on the VM network. Default "pool". Harvester refuses changing it in place, so a change ' +
       'replaces the load balancer (the old one is deleted first and its address released).',
   ),
-  ipPool: z.string().max(63).regex(DNS_LABEL, { error: 'must be an IPPool name' }).optional().describe(
+  ipPool: z.string().max(63).regex(DNS_LABEL, { error: 'must be an IPPool name' }).optional().meta({ references: 'HarvesterIPPool' }).describe(
     'IP pool to take the address from (ipam "pool"). Default: chosen as Harvester chooses — pools whose selector matches the network and ' +
       'namespace, highest priority first, the global pool last. A change moves the address to the new pool in place.',
   ),

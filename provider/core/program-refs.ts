@@ -1,0 +1,20 @@
+/**
+ * References to objects the same program creates.
+ *
+ * During `pulumi preview` a resource the program creates does not exist yet, but its known inputs (a pool's
+ * `name`) already flow into the resources that reference it. A check that looked the name up on the cluster
+ * would refuse at preview what `up` accepts (by then the referenced object exists: the engine checks a
+ * resource only once the outputs it takes are resolved). The SDK, which sees the program, names the inputs
+ * whose value comes from one of our resources of the referenced kind (sdk/runtime.ts) under this hidden key;
+ * check skips the "does not exist" refusal for exactly those, and returns its inputs without the key, so it
+ * never reaches the state or the diff.
+ */
+
+/** The hidden input listing the inputs whose value comes from a resource of this program. */
+export const PROGRAM_REFS_KEY = '__inProgram';
+
+/** The inputs `news` says come from resources of the same program (empty when none, or malformed). */
+export function declaredInProgram(news: Record<string, unknown> | undefined): ReadonlySet<string> {
+  const value = news?.[PROGRAM_REFS_KEY];
+  return new Set(Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []);
+}
