@@ -27,11 +27,17 @@ export interface EngineHarness {
 
 export const HOST_CALL_TIMEOUT_MS = 60_000;
 
-export async function startEngineHarness(): Promise<EngineHarness> {
+/** Options of startEngineHarness. */
+export interface EngineHarnessOptions {
+  /** Receives every line the hosts print besides their port (standard error and output). */
+  onHostLine?: (line: string) => void;
+}
+
+export async function startEngineHarness(options: EngineHarnessOptions = {}): Promise<EngineHarness> {
   const t = await startTestEmulator({ harvester: { delays: { vmiSchedule: 10, vmiBoot: 30, guestAgent: 30, imageImport: 20 } } });
   const hosts: DynamicHost[] = [];
   const newHost = async (config: Record<string, string> = { 'harvester:kubeconfig': t.emulator.kubeconfig }) => {
-    const host = await DynamicHost.start({ cwd: repoRoot(), callTimeoutMs: HOST_CALL_TIMEOUT_MS, env: { KUBECONFIG: join(t.dir, 'no-such-kubeconfig') } });
+    const host = await DynamicHost.start({ cwd: repoRoot(), callTimeoutMs: HOST_CALL_TIMEOUT_MS, env: { KUBECONFIG: join(t.dir, 'no-such-kubeconfig') }, onLog: options.onHostLine });
     hosts.push(host);
     await host.configure(config);
     return host;

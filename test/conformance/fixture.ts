@@ -1,0 +1,59 @@
+/**
+ * The resource conformance contract: what every resource registers so the suite (contract.test.ts,
+ * references.test.ts) can drive it through Pulumi's real dynamic-provider host. A resource is done only when
+ * its fixture is registered in fixtures/index.ts and every case passes (README "Resource contract").
+ */
+import type { HarvesterClient } from '../../provider/client/harvester-client';
+import type { FaultRule } from '../../emulator';
+
+export type Raw = Record<string, unknown>;
+
+/** Inputs as a program writes them (no `__provider`; the suite adds it). */
+export type ProgramInputs = Raw;
+
+/** A way to make an apply fail after its first write, undone by `restore`. */
+export interface FailAfterWrite {
+  /** Inputs whose create fails after writing. */
+  createInputs(name: string): ProgramInputs;
+  /** Given the inputs of a healthy resource, inputs whose update fails after writing. */
+  updateInputs(name: string, created: ProgramInputs): ProgramInputs;
+  /** Emulator faults active during the failing call (none: the inputs alone make it fail). */
+  faults?: FaultRule[];
+}
+
+/** A refusal the resource makes at apply time (create or update), which check must make first. */
+export interface Refusal {
+  what: string;
+  /** Puts the cluster in the state that causes the refusal; returns the undo. */
+  arrange(client: HarvesterClient, name: string): Promise<() => Promise<void>>;
+  /** The inputs refused. */
+  inputs(name: string): ProgramInputs;
+  /** The property check must name (the top-level input; a nested path of it counts). */
+  property: string;
+}
+
+/** One resource under the contract. */
+export interface ConformanceFixture {
+  /** SDK class, e.g. "HarvesterIPPool". */
+  className: string;
+  /** Export of harvester-iac/provider. */
+  exportName: string;
+  /** The id the resource named `name` has (what import takes). */
+  id(name: string): string;
+  /** Makes what every test of the resource needs (e.g. a pool for load balancers); returns the undo. */
+  setup?(client: HarvesterClient, kubeconfig: string): Promise<() => Promise<void>>;
+  /** Valid inputs, one variant per shape the resource supports; `name` is unique per test. */
+  variants: { shape: string; inputs(name: string): ProgramInputs }[];
+  /** What of the resource with these inputs exists on the cluster (objects, labels): empty once destroyed. */
+  leftovers(client: HarvesterClient, inputs: ProgramInputs): Promise<string[]>;
+  /** An edit made behind Pulumi's back (as kubectl would), and the input it must show as drift on. */
+  outOfBandEdit: { property: string; apply(client: HarvesterClient, inputs: ProgramInputs): Promise<void> };
+  failAfterWrite: FailAfterWrite;
+  refusals: Refusal[];
+  /** An object of the same name without our ownership labels; returns a probe and its removal. */
+  foreign(client: HarvesterClient, name: string): Promise<{ untouched(): Promise<boolean>; remove(): Promise<void> }>;
+  /** Secret input values the variants use (must never appear outside outputs of the same name). */
+  secretValues: string[];
+  /** Names of the secret inputs. */
+  secretInputs: readonly string[];
+}
