@@ -5,10 +5,12 @@
  * - check: every input rule at once (validate.ts), then against the cluster what the webhook would refuse at
  *   apply: ranges overlapping another pool, a second global pool, a non-zero priority already taken, a network
  *   that does not exist; and a pool of that name we do not own (delete it or import it). Nothing is written.
- * - create: the pool with our ownership labels, then a watch until Ready (its message on failure).
- * - update: a merge patch of `spec` only, preconditioned on our ownership; `status.allocated` (the IPAM record)
- *   is never written.
- * - read: one GET; the live spec as inputs, so an out-of-band edit shows per property after a refresh.
+ * - create/update: the pool with our ownership labels, or a merge patch of `spec` only on ours (a retry after a
+ *   create that failed part-way, or an update), preconditioned on our ownership; `status.allocated` (the IPAM
+ *   record) is never written. Then a watch until Ready (its message on failure). A failure after the first
+ *   write is recorded with the pool as it is (core/partial.ts).
+ * - read: one GET; the live spec as inputs, so an out-of-band edit shows per property after a refresh; the line
+ *   of an unfinished create/update is kept until an up completes it.
  * - delete: refused while addresses are allocated, naming the load balancers holding them; then waits until gone.
  */
 import { waitFor, waitForDeletion } from '../../await';
@@ -19,6 +21,7 @@ import { connectionFor } from '../../core/connection';
 import { parseDuration } from '../../core/duration';
 import { checkInputs, parseChecked, userInputs } from '../../core/check-flow';
 import { ProviderError } from '../../core/errors';
+import { recordPartial, unfinishedLines, type WriteOperation } from '../../core/partial';
 import type { CheckFailure, CheckResult, CreateResult, DiffResult, ReadResult, UpdateResult } from '../../core/types';
 import { ipPoolSchema, OUTPUT_ONLY, type IPPoolInputs, type IPPoolOutputs } from './model';
 import { desiredPool, desiredSpec, diffInputs, driftOf, liveInputs, poolOwner, poolReadiness, toOutputs } from './plan';
@@ -71,7 +74,34 @@ export function createIPPoolProvider(options: IPPoolProviderOptions = {}) {
     return out;
   }
 
-  async function waitReady(client: HarvesterClient, inputs: IPPoolInputs, op: 'create' | 'update'): Promise<IPPool> {
+  /** Brings the pool to the inputs (creating it, or patching ours) and waits until it is Ready. */
+  async function convergePool(inputs: IPPoolInputs, op: WriteOperation): Promise<IPPoolOutputs> {
+    const client = await clientFor(inputs);
+    const live = await client.ipPools.get(inputs.name);
+    if (!live) {
+      await client.ipPools.create(desiredPool(inputs));
+    } else {
+      assertOwned(live, poolOwner(inputs.name), op, 'IPPool');
+      // A merge patch of the spec alone: replacing lists wholesale, never touching status (the IPAM record).
+      await client.ipPools.mergePatch(inputs.name, { spec: { ...desiredSpec(inputs), description: inputs.description ?? null } }, { owner: poolOwner(inputs.name) });
+    }
+    return toOutputs(inputs, await waitReady(client, inputs, op));
+  }
+
+  /** create/update: converge, a failure after the first write recorded with the pool as it is. */
+  function apply(inputs: IPPoolInputs, op: WriteOperation): Promise<IPPoolOutputs> {
+    return recordPartial(() => convergePool(inputs, op), {
+      id: inputs.name,
+      op,
+      object: `IPPool ${inputs.name}`,
+      observe: async (drift) => {
+        const live = await (await clientFor(inputs)).ipPools.get(inputs.name);
+        return live && isOwnedBy(live, poolOwner(inputs.name)) ? toOutputs(inputs, live, drift) : undefined;
+      },
+    });
+  }
+
+  async function waitReady(client: HarvesterClient, inputs: IPPoolInputs, op: WriteOperation): Promise<IPPool> {
     const [pool] = await waitFor<IPPool>({
       resource: client.ipPools,
       name: inputs.name,
@@ -94,12 +124,7 @@ export function createIPPoolProvider(options: IPPoolProviderOptions = {}) {
 
     async create(raw: Raw): Promise<CreateResult<IPPoolOutputs>> {
       const inputs = parseChecked('HarvesterIPPool', raw, validateInputs);
-      const client = await clientFor(inputs);
-      const existing = await client.ipPools.get(inputs.name);
-      if (existing) assertOwned(existing, poolOwner(inputs.name), 'create', 'IPPool');
-      else await client.ipPools.create(desiredPool(inputs));
-      if (existing) await client.ipPools.mergePatch(inputs.name, { spec: desiredSpec(inputs) }, { owner: poolOwner(inputs.name) });
-      return { id: inputs.name, outs: toOutputs(inputs, await waitReady(client, inputs, 'create')) };
+      return { id: inputs.name, outs: await apply(inputs, 'create') };
     },
 
     async read(id: string, props?: Raw): Promise<ReadResult<IPPoolOutputs>> {
@@ -109,24 +134,14 @@ export function createIPPoolProvider(options: IPPoolProviderOptions = {}) {
       if (!live) return {};
       const importing = recorded.ranges === undefined;
       const base = ipPoolSchema.parse({ name: live.metadata.name, ...liveInputs(live), timeouts: recorded.timeouts, kubeconfig: recorded.kubeconfig, context: recorded.context });
-      const drift = importing ? [] : driftOf(recorded as IPPoolInputs, live);
+      const drift = importing ? [] : [...driftOf(recorded as IPPoolInputs, live), ...unfinishedLines(recorded.drift)];
       const outs = toOutputs(base, live, drift);
       const inputs = Object.fromEntries(Object.entries(outs).filter(([k]) => !OUTPUT_ONLY.includes(k) && outs[k as keyof IPPoolOutputs] !== undefined));
       return { id: live.metadata.name, props: outs, inputs };
     },
 
     async update(_id: string, _olds: Raw, news: Raw): Promise<UpdateResult<IPPoolOutputs>> {
-      const inputs = parseChecked('HarvesterIPPool', news, validateInputs);
-      const client = await clientFor(inputs);
-      const live = await client.ipPools.get(inputs.name);
-      if (!live) {
-        await client.ipPools.create(desiredPool(inputs));
-      } else {
-        assertOwned(live, poolOwner(inputs.name), 'update', 'IPPool');
-        // A merge patch of the spec alone: replacing lists wholesale, never touching status (the IPAM record).
-        await client.ipPools.mergePatch(inputs.name, { spec: { ...desiredSpec(inputs), description: inputs.description ?? null } }, { owner: poolOwner(inputs.name) });
-      }
-      return { outs: toOutputs(inputs, await waitReady(client, inputs, 'update')) };
+      return { outs: await apply(parseChecked('HarvesterIPPool', news, validateInputs), 'update') };
     },
 
     async delete(id: string, props: Raw): Promise<void> {
