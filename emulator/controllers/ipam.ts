@@ -2,8 +2,11 @@
  * IPPool address math as load-balancer-harvester does it with CNI host-local's allocator
  * (pkg/ipam/allocator.go MakeRange/countIP, pkg/ipam/store/store.go, host-local backend/allocator):
  * - a range defaults to subnet+1 … last usable (broadcast-1), gateway subnet+1 (skipped when allocating);
- *   a /32 is one address with no gateway; start > end is swapped; start, end and gateway must lie in the
- *   subnet and be neither its network nor its broadcast address;
+ *   a /32 is one address with no gateway; start > end is swapped, so a /31 (defaults network+1 … network) is
+ *   network … network+1 with the gateway network+1 and hands out its network address alone, and a /30 hands
+ *   out network+2 alone; start, end and gateway must lie in the subnet and be neither its network nor its
+ *   broadcast address. Harvester fills host-local's Range itself: host-local's Canonicalize
+ *   (plugins/ipam/host-local/backend/allocator/range.go), which refuses /31 and /32, is never called;
  * - total = addresses in the ranges minus gateways that fall inside them;
  * - allocation prefers the address this LB held before (allocatedHistory), else walks the range set from the
  *   address after `lastAllocated` (host-local's round robin), skipping gateways and allocated addresses.

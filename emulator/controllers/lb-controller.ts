@@ -9,7 +9,9 @@
  *    `status.allocatedAddress {ipPool, ip, mask, gateway}`; vm type also gets `status.address`;
  * 3. vm type: `status.backendServers` from the selected running VMIs (lb-backends.ts);
  * 4. condition Ready True, or False with the controller's error text: "no matched IPPool with requirement
- *    &{…}", "fail to get ip from pool P, error: no available IP: …", "no running backend servers".
+ *    &{…}", "fail to get ip from pool P, error: no IP addresses available in range set: A-B" (host-local's
+ *    allocator error wrapped by requestIP; upstream's errNoAvailableIP is declared but never wrapped into it),
+ *    "no running backend servers".
  *    Pool errors retry every second (as the real EnqueueAfter(1s)).
  * On deletion the IP goes back to the pool (into allocatedHistory), then the finalizer is dropped.
  */
@@ -41,10 +43,9 @@ import { Controller, ErrorSink, objectKey, splitKey } from './runtime';
 const MANAGER = 'harvester-lb-controller';
 const POOL_RETRY_MS = 1000;
 
-/** Error texts of the real controller (errNoMatchedIPPool, errNoAvailableIP, errNoRunningBackendServer). */
+/** Error texts of the real controller (errNoMatchedIPPool, errNoRunningBackendServer). */
 export const LB_ERRORS = {
   noMatchedPool: 'no matched IPPool',
-  noAvailableIp: 'no available IP',
   noRunningBackends: 'no running backend servers',
 } as const;
 
@@ -110,9 +111,10 @@ export function createLbController(ctx: LbControllerContext): Controller {
     if (heldIp !== undefined) return allocatedAddressOf(set, String(poolName), heldIp);
     const ip = allocateAddress(set, status, id);
     if (ip === undefined) {
-      throw new PoolError(
-        `fail to get ip from pool ${poolName}, error: ${LB_ERRORS.noAvailableIp}: no IP addresses available in range set: ${rangeSetLabel(set)}`,
-      );
+      // requestIP's "fail to get ip from pool %s, error: %w" around host-local IPAllocator.Get's error
+      // (load-balancer-harvester pkg/controller/loadbalancer/controller.go; containernetworking/plugins
+      // plugins/ipam/host-local/backend/allocator/allocator.go, range sets printed as range_set.go String).
+      throw new PoolError(`fail to get ip from pool ${poolName}, error: no IP addresses available in range set: ${rangeSetLabel(set)}`);
     }
     const desired = clone(pool);
     const ds = statusOf(desired);

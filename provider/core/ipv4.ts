@@ -40,10 +40,3 @@ export function cidrSize(c: Cidr): number {
 export function cidrContains(c: Cidr, ip: number): boolean {
   return ip >= c.network && ip < c.network + cidrSize(c);
 }
-
-/** First and last usable host address: network and broadcast excluded for prefixes up to /30. */
-export function usableRange(c: Cidr): { first: number; last: number } {
-  const size = cidrSize(c);
-  if (c.prefix >= 31) return { first: c.network, last: c.network + size - 1 };
-  return { first: c.network + 1, last: c.network + size - 2 };
-}

@@ -567,18 +567,18 @@ export interface HarvesterIPPoolArgs {
   ranges: pulumi.Input<pulumi.Input<{
     /** IPv4 subnet in CIDR notation, e.g. "192.168.100.0/24". Required. */
     subnet: pulumi.Input<string>;
-    /** First address handed out, inside the subnet. Default: the subnet's first usable address. */
+    /** First address handed out: inside the subnet, neither its network nor its broadcast address (so none in a /31 or /32). Default: the subnet's first address after the network address (a /32: its one address; a /31 hands out its network address alone). */
     rangeStart?: pulumi.Input<string>;
-    /** Last address handed out, inside the subnet and not before rangeStart. Default: the subnet's last usable address. */
+    /** Last address handed out: inside the subnet, not its broadcast address, not before rangeStart. Default: the address before the broadcast address. */
     rangeEnd?: pulumi.Input<string>;
-    /** Gateway of the subnet, inside it and outside rangeStart…rangeEnd. Default: none given (Harvester skips the subnet's first address). */
+    /** Gateway of the subnet, inside it and outside rangeStart…rangeEnd. Default: none given (Harvester then takes the subnet's first address after the network address as the gateway and skips it; a /32 has none). */
     gateway?: pulumi.Input<string>;
   }>[]>;
   /** Which load balancers draw from this pool. Default: priority 0, no network, no scope. A change updates in place. */
   selector?: pulumi.Input<{
     /** VM network ("namespace/name") whose load balancers this pool serves. Default: none (any network). */
     network?: pulumi.Input<string>;
-    /** Among matching pools the highest priority wins; a non-zero priority must be unique among pools. Default 0. */
+    /** Among matching pools the highest priority wins; a non-zero priority must be unique among pools, and two priority-0 pools on the same network may not share a scope (the global pool aside). Default 0. */
     priority?: pulumi.Input<number>;
     /** Project/namespace/guest-cluster tuples allowed to use the pool; one tuple of "*"s makes it the global pool (at most one exists). Default: none. */
     scope?: pulumi.Input<pulumi.Input<{
@@ -615,18 +615,18 @@ export class HarvesterIPPool extends pulumi.dynamic.Resource {
   declare readonly ranges: pulumi.Output<{
     /** IPv4 subnet in CIDR notation, e.g. "192.168.100.0/24". Required. */
     subnet: string;
-    /** First address handed out, inside the subnet. Default: the subnet's first usable address. */
+    /** First address handed out: inside the subnet, neither its network nor its broadcast address (so none in a /31 or /32). Default: the subnet's first address after the network address (a /32: its one address; a /31 hands out its network address alone). */
     rangeStart?: string;
-    /** Last address handed out, inside the subnet and not before rangeStart. Default: the subnet's last usable address. */
+    /** Last address handed out: inside the subnet, not its broadcast address, not before rangeStart. Default: the address before the broadcast address. */
     rangeEnd?: string;
-    /** Gateway of the subnet, inside it and outside rangeStart…rangeEnd. Default: none given (Harvester skips the subnet's first address). */
+    /** Gateway of the subnet, inside it and outside rangeStart…rangeEnd. Default: none given (Harvester then takes the subnet's first address after the network address as the gateway and skips it; a /32 has none). */
     gateway?: string;
   }[]>;
   /** Which load balancers draw from this pool. Default: priority 0, no network, no scope. A change updates in place. */
   declare readonly selector: pulumi.Output<{
     /** VM network ("namespace/name") whose load balancers this pool serves. Default: none (any network). */
     network?: string;
-    /** Among matching pools the highest priority wins; a non-zero priority must be unique among pools. Default 0. */
+    /** Among matching pools the highest priority wins; a non-zero priority must be unique among pools, and two priority-0 pools on the same network may not share a scope (the global pool aside). Default 0. */
     priority?: number;
     /** Project/namespace/guest-cluster tuples allowed to use the pool; one tuple of "*"s makes it the global pool (at most one exists). Default: none. */
     scope?: {

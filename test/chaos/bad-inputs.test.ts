@@ -28,14 +28,22 @@ describe('chaos: the bad-input corpus is refused at check, on the named field, w
 
   before(async () => {
     t = await startTestEmulator();
-    // Another pool for the cross-pool cases (overlap, global, priority).
+    // Other pools for the cross-pool cases: overlap and a second global pool; a non-zero priority taken (the
+    // global pool's is never compared, as upstream's webhook skips it); a scope a priority-0 pool covers.
     const client = await HarvesterClient.connect({ kubeconfig: t.emulator.kubeconfig });
-    await client.ipPools.create({
-      apiVersion: 'loadbalancer.harvesterhci.io/v1beta1',
-      kind: 'IPPool',
-      metadata: { name: 'existing' },
-      spec: { ranges: [{ subnet: '10.70.0.0/24', rangeStart: '10.70.0.10', rangeEnd: '10.70.0.20' }], selector: { priority: 7, scope: [{ project: '*', namespace: '*', guestCluster: '*' }] } },
-    });
+    const others: [string, string, Record<string, unknown>][] = [
+      ['existing', '10.70', { scope: [{ project: '*', namespace: '*', guestCluster: '*' }] }],
+      ['ranked', '10.71', { priority: 7, scope: [{ namespace: 'ranked' }] }],
+      ['team-pool', '10.72', { scope: [{ namespace: 'team' }] }],
+    ];
+    for (const [name, net, selector] of others) {
+      await client.ipPools.create({
+        apiVersion: 'loadbalancer.harvesterhci.io/v1beta1',
+        kind: 'IPPool',
+        metadata: { name },
+        spec: { ranges: [{ subnet: `${net}.0.0/24`, rangeStart: `${net}.0.10`, rangeEnd: `${net}.0.20` }], selector },
+      });
+    }
   });
   after(() => t?.stop());
 

@@ -85,7 +85,7 @@ describe('simulated Harvester: load balancers and IP pools', () => {
     assert.equal((getLb('waiting')!.status as any).allocatedAddress.ip, '10.4.0.2');
   });
 
-  it('an exhausted pool gives Ready=False "no available IP"', async () => {
+  it('an exhausted pool gives Ready=False with host-local\'s error, as upstream words it', async () => {
     sim.store.create(sim.kinds.ipPool, pool('tiny', { ranges: [{ subnet: '10.5.0.7/32' }] }));
     sim.store.create(sim.kinds.loadBalancer, lb('a', { ...CLUSTER, ipPool: 'tiny' }));
     await sim.run(0);
@@ -93,7 +93,7 @@ describe('simulated Harvester: load balancers and IP pools', () => {
     sim.store.create(sim.kinds.loadBalancer, lb('b', { ...CLUSTER, ipPool: 'tiny' }));
     await sim.run(0);
     assert.equal(ready(getLb('b')).status, 'False');
-    assert.match(ready(getLb('b')).message, /^fail to get ip from pool tiny, error: no available IP/);
+    assert.equal(ready(getLb('b')).message, 'fail to get ip from pool tiny, error: no IP addresses available in range set: 10.5.0.7-10.5.0.7');
   });
 
   it('releases the IP on delete (into allocatedHistory) and hands it back to the same LB first', async () => {

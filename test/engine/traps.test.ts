@@ -74,6 +74,29 @@ describe('engine contract: the traps of the real dynamic-provider host', functio
     assert.equal((await poolVms('partial')).length, 0);
   });
 
+  it('trap 2 for HarvesterLoadBalancer: its partial create carries __provider and the unfinished line; refresh and destroy of it work', async () => {
+    const lbText = await h.providerText('loadBalancer');
+    await h.client.ipPools.create({ apiVersion: 'loadbalancer.harvesterhci.io/v1beta1', kind: 'IPPool', metadata: { name: 'engine-pool' }, spec: { ranges: [{ subnet: '10.60.0.0/24', rangeStart: '10.60.0.10', rangeEnd: '10.60.0.11' }] } });
+    const urn = h.urn('HarvesterLoadBalancer', 'stalled');
+    // An address from the pool, but no VM runs behind it: never Ready.
+    const news = { __provider: lbText, name: 'stalled', ipPool: 'engine-pool', listeners: [{ name: 'http', port: 80, backendPort: 8080 }], backendServerSelector: { app: ['nothing-runs'] }, timeouts: { create: '1s', update: '1s', delete: '30s' } };
+    const checked = await h.host.check(urn, {}, news);
+    assert.deepEqual(checked.failures, []);
+    const err = await h.host.create(urn, checked.inputs).then(() => undefined, (e: unknown) => e);
+    assert.ok(err instanceof DynamicHostError, `expected a host error, got ${err}`);
+    assert.ok(err.initFailure, 'the host reports ErrorResourceInitFailed');
+    assert.equal(err.initFailure.id, 'default/stalled');
+    assert.equal(err.initFailure.properties.__provider, lbText, '__provider kept for the next refresh/destroy');
+    assert.match(err.message, /no running backend servers/);
+    assert.match(String(err.initFailure.properties.address), /^10\.60\.0\.1[01]$/, 'the outputs are what exists');
+    const refreshed = await h.host.read(urn, err.initFailure.id, err.initFailure.properties);
+    assert.deepEqual(refreshed.properties.drift, ['the last create of LoadBalancer default/stalled did not finish (WaitTimeout); the next `pulumi up` resumes it']);
+    assert.equal((await h.host.diff(urn, refreshed.id, refreshed.properties, checked.inputs)).changes, 'some');
+    await h.host.delete(urn, refreshed.id, refreshed.properties);
+    assert.equal(await h.client.loadBalancers.get('stalled', 'default'), undefined);
+    await h.client.ipPools.delete('engine-pool');
+  });
+
   it('trap 3: an error reaches the engine as a complete message naming the field and the fix', async () => {
     const urn = h.urn('HarvesterMachinePool', 'bad');
     const err = await h.host.create(urn, h.poolInputs('bad', text, { count: -1 })).then(() => undefined, (e: unknown) => e);

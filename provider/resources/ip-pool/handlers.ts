@@ -5,10 +5,12 @@
  * - check: every input rule at once (validate.ts), then against the cluster what the webhook would refuse at
  *   apply: ranges overlapping another pool, a second global pool, a non-zero priority already taken, a network
  *   that does not exist; and a pool of that name we do not own (delete it or import it). Nothing is written.
- * - create: the pool with our ownership labels, then a watch until Ready (its message on failure).
- * - update: a merge patch of `spec` only, preconditioned on our ownership; `status.allocated` (the IPAM record)
- *   is never written.
- * - read: one GET; the live spec as inputs, so an out-of-band edit shows per property after a refresh.
+ * - create/update: the pool with our ownership labels, or a merge patch of `spec` only on ours (a retry after a
+ *   create that failed part-way, or an update), preconditioned on our ownership; `status.allocated` (the IPAM
+ *   record) is never written. Then a watch until Ready (its message on failure). A failure after the first
+ *   write is recorded with the pool as it is (core/partial.ts).
+ * - read: one GET; the live spec as inputs, so an out-of-band edit shows per property after a refresh; the line
+ *   of an unfinished create/update is kept until an up completes it.
  * - delete: refused while addresses are allocated, naming the load balancers holding them; then waits until gone.
  */
 import { waitFor, waitForDeletion } from '../../await';
@@ -19,10 +21,12 @@ import { connectionFor } from '../../core/connection';
 import { parseDuration } from '../../core/duration';
 import { checkInputs, parseChecked, userInputs } from '../../core/check-flow';
 import { ProviderError } from '../../core/errors';
+import { recordPartial, unfinishedLines, type WriteOperation } from '../../core/partial';
 import type { CheckFailure, CheckResult, CreateResult, DiffResult, ReadResult, UpdateResult } from '../../core/types';
 import { ipPoolSchema, OUTPUT_ONLY, type IPPoolInputs, type IPPoolOutputs } from './model';
 import { desiredPool, desiredSpec, diffInputs, driftOf, liveInputs, poolOwner, poolReadiness, toOutputs } from './plan';
-import { formatInterval, intervalsOf, isGlobalScope, overlaps, validateInputs } from './validate';
+import { formatInterval, overlaps } from './ranges';
+import { isGlobalScope, rangesOf, scopeClash, validateInputs } from './validate';
 
 type Raw = Record<string, unknown>;
 
@@ -32,21 +36,40 @@ export interface IPPoolProviderOptions {
 
 const fail = (property: string, reason: string): CheckFailure => ({ property, reason: `${property}: ${reason}` });
 
-/** What the IPPool webhook would refuse because of the other pools, found at preview. */
+/**
+ * What the IPPool webhook would refuse because of the other pools, found at preview (validator.go checkRange and
+ * checkSelector): ranges overlapping theirs; a global pool when one exists (nothing else is compared then);
+ * otherwise, against every pool but the global one, a non-zero priority already taken, or, both at priority 0, a
+ * scope tuple theirs matches on the same network ("scope selector is same as the pool …").
+ */
 export function conflictsWithOthers(inputs: IPPoolInputs, others: IPPool[]): CheckFailure[] {
   const out: CheckFailure[] = [];
-  const mine = intervalsOf(inputs);
+  const mine = rangesOf(inputs.ranges);
+  const { priority, scope } = inputs.selector;
   for (const other of others) {
-    const theirs = intervalsOf(liveInputs(other));
-    inputs.ranges.forEach((_, i) => {
-      const clash = theirs.find((t) => mine[i] && overlaps(mine[i], t));
-      if (clash) out.push(fail(`ranges[${i}]`, `${formatInterval(mine[i])} overlaps IPPool ${other.metadata.name} (${formatInterval(clash)}): pick addresses no other pool holds`));
+    const name = other.metadata.name;
+    const theirs = rangesOf(other.spec?.ranges).filter((r) => r !== undefined);
+    mine.forEach((m, i) => {
+      const clash = m && theirs.find((t) => overlaps(m, t));
+      if (clash) out.push(fail(`ranges[${i}]`, `${formatInterval(m)} overlaps IPPool ${name} (${formatInterval(clash)}): pick addresses no other pool holds`));
     });
-    if (isGlobalScope(inputs.selector.scope) && isGlobalScope(other.spec?.selector?.scope)) {
-      out.push(fail('selector.scope', `makes this the global pool, but IPPool ${other.metadata.name} already is (only one may exist): narrow the scope`));
+    const selector = other.spec?.selector;
+    const otherGlobal = isGlobalScope(selector?.scope, '');
+    if (isGlobalScope(scope)) {
+      if (otherGlobal) out.push(fail('selector.scope', `makes this the global pool, but IPPool ${name} already is (only one may exist): narrow the scope`));
+      continue;
     }
-    const p = inputs.selector.priority;
-    if (p !== 0 && other.spec?.selector?.priority === p) out.push(fail('selector.priority', `${p} is already the priority of IPPool ${other.metadata.name} (non-zero priorities are unique): choose another`));
+    if (otherGlobal) continue;
+    const theirPriority = selector?.priority ?? 0;
+    if (priority !== 0 && theirPriority === priority) {
+      out.push(fail('selector.priority', `${priority} is already the priority of IPPool ${name} (non-zero priorities are unique): choose another`));
+    } else if (priority === 0 && theirPriority === 0) {
+      const i = scopeClash(inputs.selector, selector);
+      const t = scope[i];
+      if (t) {
+        out.push(fail(`selector.scope[${i}]`, `{project ${t.project}, namespace ${t.namespace}, guestCluster ${t.guestCluster}} is also in the scope of IPPool ${name}, and both pools have priority 0 on ${inputs.selector.network ? `network ${inputs.selector.network}` : 'no network'} (the webhook refuses two pools a load balancer would match alike): set a non-zero selector.priority, unique among pools, or a scope IPPool ${name} does not cover`));
+      }
+    }
   }
   return out;
 }
@@ -71,7 +94,34 @@ export function createIPPoolProvider(options: IPPoolProviderOptions = {}) {
     return out;
   }
 
-  async function waitReady(client: HarvesterClient, inputs: IPPoolInputs, op: 'create' | 'update'): Promise<IPPool> {
+  /** Brings the pool to the inputs (creating it, or patching ours) and waits until it is Ready. */
+  async function convergePool(inputs: IPPoolInputs, op: WriteOperation): Promise<IPPoolOutputs> {
+    const client = await clientFor(inputs);
+    const live = await client.ipPools.get(inputs.name);
+    if (!live) {
+      await client.ipPools.create(desiredPool(inputs));
+    } else {
+      assertOwned(live, poolOwner(inputs.name), op, 'IPPool');
+      // A merge patch of the spec alone: replacing lists wholesale, never touching status (the IPAM record).
+      await client.ipPools.mergePatch(inputs.name, { spec: { ...desiredSpec(inputs), description: inputs.description ?? null } }, { owner: poolOwner(inputs.name) });
+    }
+    return toOutputs(inputs, await waitReady(client, inputs, op));
+  }
+
+  /** create/update: converge, a failure after the first write recorded with the pool as it is. */
+  function apply(inputs: IPPoolInputs, op: WriteOperation): Promise<IPPoolOutputs> {
+    return recordPartial(() => convergePool(inputs, op), {
+      id: inputs.name,
+      op,
+      object: `IPPool ${inputs.name}`,
+      observe: async (drift) => {
+        const live = await (await clientFor(inputs)).ipPools.get(inputs.name);
+        return live && isOwnedBy(live, poolOwner(inputs.name)) ? toOutputs(inputs, live, drift) : undefined;
+      },
+    });
+  }
+
+  async function waitReady(client: HarvesterClient, inputs: IPPoolInputs, op: WriteOperation): Promise<IPPool> {
     const [pool] = await waitFor<IPPool>({
       resource: client.ipPools,
       name: inputs.name,
@@ -94,12 +144,7 @@ export function createIPPoolProvider(options: IPPoolProviderOptions = {}) {
 
     async create(raw: Raw): Promise<CreateResult<IPPoolOutputs>> {
       const inputs = parseChecked('HarvesterIPPool', raw, validateInputs);
-      const client = await clientFor(inputs);
-      const existing = await client.ipPools.get(inputs.name);
-      if (existing) assertOwned(existing, poolOwner(inputs.name), 'create', 'IPPool');
-      else await client.ipPools.create(desiredPool(inputs));
-      if (existing) await client.ipPools.mergePatch(inputs.name, { spec: desiredSpec(inputs) }, { owner: poolOwner(inputs.name) });
-      return { id: inputs.name, outs: toOutputs(inputs, await waitReady(client, inputs, 'create')) };
+      return { id: inputs.name, outs: await apply(inputs, 'create') };
     },
 
     async read(id: string, props?: Raw): Promise<ReadResult<IPPoolOutputs>> {
@@ -109,24 +154,14 @@ export function createIPPoolProvider(options: IPPoolProviderOptions = {}) {
       if (!live) return {};
       const importing = recorded.ranges === undefined;
       const base = ipPoolSchema.parse({ name: live.metadata.name, ...liveInputs(live), timeouts: recorded.timeouts, kubeconfig: recorded.kubeconfig, context: recorded.context });
-      const drift = importing ? [] : driftOf(recorded as IPPoolInputs, live);
+      const drift = importing ? [] : [...driftOf(recorded as IPPoolInputs, live), ...unfinishedLines(recorded.drift)];
       const outs = toOutputs(base, live, drift);
       const inputs = Object.fromEntries(Object.entries(outs).filter(([k]) => !OUTPUT_ONLY.includes(k) && outs[k as keyof IPPoolOutputs] !== undefined));
       return { id: live.metadata.name, props: outs, inputs };
     },
 
     async update(_id: string, _olds: Raw, news: Raw): Promise<UpdateResult<IPPoolOutputs>> {
-      const inputs = parseChecked('HarvesterIPPool', news, validateInputs);
-      const client = await clientFor(inputs);
-      const live = await client.ipPools.get(inputs.name);
-      if (!live) {
-        await client.ipPools.create(desiredPool(inputs));
-      } else {
-        assertOwned(live, poolOwner(inputs.name), 'update', 'IPPool');
-        // A merge patch of the spec alone: replacing lists wholesale, never touching status (the IPAM record).
-        await client.ipPools.mergePatch(inputs.name, { spec: { ...desiredSpec(inputs), description: inputs.description ?? null } }, { owner: poolOwner(inputs.name) });
-      }
-      return { outs: toOutputs(inputs, await waitReady(client, inputs, 'update')) };
+      return { outs: await apply(parseChecked('HarvesterIPPool', news, validateInputs), 'update') };
     },
 
     async delete(id: string, props: Raw): Promise<void> {

@@ -15,9 +15,11 @@ const NAMESPACED = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?\/[a-z0-9]([-a-z0-9.]*[a-z0-9]
 /** One address range of the pool. */
 export const ipRangeSchema = z.strictObject({
   subnet: z.string().describe('IPv4 subnet in CIDR notation, e.g. "192.168.100.0/24". Required.'),
-  rangeStart: z.string().optional().describe('First address handed out, inside the subnet. Default: the subnet\'s first usable address.'),
-  rangeEnd: z.string().optional().describe('Last address handed out, inside the subnet and not before rangeStart. Default: the subnet\'s last usable address.'),
-  gateway: z.string().optional().describe('Gateway of the subnet, inside it and outside rangeStart…rangeEnd. Default: none given (Harvester skips the subnet\'s first address).'),
+  rangeStart: z.string().optional().describe(
+    'First address handed out: inside the subnet, neither its network nor its broadcast address (so none in a /31 or /32). Default: the subnet\'s first address after the network address (a /32: its one address; a /31 hands out its network address alone).',
+  ),
+  rangeEnd: z.string().optional().describe('Last address handed out: inside the subnet, not its broadcast address, not before rangeStart. Default: the address before the broadcast address.'),
+  gateway: z.string().optional().describe('Gateway of the subnet, inside it and outside rangeStart…rangeEnd. Default: none given (Harvester then takes the subnet\'s first address after the network address as the gateway and skips it; a /32 has none).'),
 });
 
 /** Who may take addresses from the pool. */
@@ -32,7 +34,7 @@ export const selectorSchema = z.strictObject({
     'VM network ("namespace/name") whose load balancers this pool serves. Default: none (any network).',
   ),
   priority: z.number().int().min(0).max(4294967295).default(0).describe(
-    'Among matching pools the highest priority wins; a non-zero priority must be unique among pools. Default 0.',
+    'Among matching pools the highest priority wins; a non-zero priority must be unique among pools, and two priority-0 pools on the same network may not share a scope (the global pool aside). Default 0.',
   ),
   scope: z.array(scopeSchema).default([]).describe(
     'Project/namespace/guest-cluster tuples allowed to use the pool; one tuple of "*"s makes it the global pool (at most one exists). Default: none.',

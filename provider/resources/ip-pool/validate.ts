@@ -1,106 +1,115 @@
 /**
  * check's pure rules for an IPPool, mirroring the IPPool webhook (load-balancer-harvester
- * pkg/webhook/ippool/validator.go, pkg/ipam/allocator.go; harvester-api.md §C.3) so a bad pool is refused at
- * preview with its field, not at apply by the webhook: valid CIDRs, addresses inside their subnet and not its
- * network or broadcast address, start not after end, the gateway inside the subnet and outside the range,
- * no two ranges of the pool overlapping, scope tuples not overlapping each other.
- * The rules that need the other pools (overlap, one global pool, unique priority) run in handlers.ts.
+ * pkg/webhook/ippool/validator.go, pkg/ipam/allocator.go and selector.go; harvester-api.md §C.3) so a bad pool is
+ * refused at preview with its field, not at apply by the webhook: valid CIDRs, addresses inside their subnet and
+ * neither its network nor its broadcast address (ranges.ts: none at all in a /31 or /32), start not after end,
+ * the gateway inside the subnet and outside the range, a range handing out at least one address, no two ranges
+ * of the pool overlapping (one shared address is an overlap), scope tuples not overlapping each other.
+ * The rules that need the other pools (overlap, one global pool, unique priority, priority-0 scopes) run in
+ * handlers.ts with scopeClash and isGlobalScope below.
  */
 import { formatPath } from '../../core/input-errors';
-import { cidrContains, formatIPv4, parseCidr, parseIPv4, usableRange, type Cidr } from '../../core/ipv4';
+import { formatIPv4, parseCidr, parseIPv4 } from '../../core/ipv4';
 import type { CheckFailure } from '../../core/types';
 import { isUnknown } from '../../core/unknowns';
 import { validateWithModel } from '../../core/validate-model';
-import { SECRET_INPUTS, ipPoolSchema, type IPPoolInputs } from './model';
+import { SECRET_INPUTS, ipPoolSchema } from './model';
+import { addressRefusal, allocatorRange, formatInterval, givableAddresses, overlaps, usableCount, type AllocatorRange } from './ranges';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 
-/** An address interval [first, last]. */
-export interface Interval {
-  first: number;
-  last: number;
-}
-
-/** The addresses a range hands out, with Harvester's defaults; undefined when the range is invalid or unknown. */
-export function rangeInterval(range: Obj): Interval | undefined {
-  const cidr = parseCidr(range.subnet);
-  if (!cidr) return undefined;
-  const usable = usableRange(cidr);
-  const first = range.rangeStart === undefined ? usable.first : parseIPv4(range.rangeStart);
-  const last = range.rangeEnd === undefined ? usable.last : parseIPv4(range.rangeEnd);
-  if (first === undefined || last === undefined || first > last) return undefined;
-  return { first, last };
-}
-
-export function overlaps(a: Interval, b: Interval): boolean {
-  return a.first <= b.last && b.first <= a.last;
-}
-
-export function formatInterval(i: Interval): string {
-  return `${formatIPv4(i.first)}-${formatIPv4(i.last)}`;
-}
-
 /** The rules of one range, each failure on its field. */
 function rangeFailures(range: Obj, at: (field?: string) => string): CheckFailure[] {
   const out: CheckFailure[] = [];
-  const fail = (field: string, reason: string) => out.push({ property: at(field), reason: `${at(field)}: ${reason}` });
+  const fail = (field: string | undefined, reason: string) => out.push({ property: at(field), reason: `${at(field)}: ${reason}` });
   if (isUnknown(range.subnet)) return out;
   const cidr = parseCidr(range.subnet);
   if (!cidr) {
     if (typeof range.subnet === 'string') fail('subnet', `${JSON.stringify(range.subnet)} is not an IPv4 CIDR: write it as network/prefix, e.g. "192.168.100.0/24"`);
     return out;
   }
+  const subnet = `${formatIPv4(cidr.network)}/${cidr.prefix}`;
   if (typeof range.subnet === 'string' && range.subnet.split('/')[0] !== formatIPv4(cidr.network)) {
-    fail('subnet', `${range.subnet} has host bits set: the subnet is ${formatIPv4(cidr.network)}/${cidr.prefix}; write that`);
+    fail('subnet', `${range.subnet} has host bits set: the subnet is ${subnet}; write that`);
   }
-  const usable = usableRange(cidr);
+  const givable = givableAddresses(cidr);
+  const hint = givable
+    ? `use an address from ${formatInterval(givable)}`
+    : `leave it out: Harvester takes no address given for a /${cidr.prefix}, and by default hands out ${formatIPv4(cidr.network)} alone`;
   const address = (field: 'rangeStart' | 'rangeEnd' | 'gateway'): number | undefined => {
     const v = range[field];
     if (v === undefined || isUnknown(v)) return undefined;
     const ip = parseIPv4(v);
     if (ip === undefined) {
-      fail(field, `${JSON.stringify(v)} is not an IPv4 address, e.g. "${formatIPv4(usable.first)}"`);
+      fail(field, `${JSON.stringify(v)} is not an IPv4 address, e.g. "${formatIPv4((givable ?? { first: cidr.network }).first)}"`);
       return undefined;
     }
-    if (!cidrContains(cidr, ip)) fail(field, `${v} is outside subnet ${formatIPv4(cidr.network)}/${cidr.prefix}: use an address from ${formatInterval(usable)}`);
-    else if (ip < usable.first || ip > usable.last) fail(field, `${v} is the subnet's ${ip < usable.first ? 'network' : 'broadcast'} address, which is never handed out: use an address from ${formatInterval(usable)}`);
+    const refusal = addressRefusal(cidr, ip);
+    if (refusal === 'outside') fail(field, `${v} is outside subnet ${subnet}: ${hint}`);
+    else if (refusal) fail(field, `${v} is the subnet's ${refusal} address, which Harvester refuses in a range: ${hint}`);
     return ip;
   };
   const start = address('rangeStart');
   const end = address('rangeEnd');
   const gateway = address('gateway');
   if (start !== undefined && end !== undefined && start > end) fail('rangeEnd', `${range.rangeEnd} is before rangeStart ${range.rangeStart}: swap them`);
-  const interval = rangeInterval(range);
+  const interval = allocatorRange(range);
   if (gateway !== undefined && interval && gateway >= interval.first && gateway <= interval.last) {
     fail('gateway', `${range.gateway} lies inside the range ${formatInterval(interval)} it would be handed out from: set rangeStart/rangeEnd around it, or give the real gateway`);
+  } else if (range.gateway === undefined && interval && usableCount(interval) === 0) {
+    fail(undefined, `${formatInterval(interval)} hands out no address: ${formatIPv4(interval.first)} is the default gateway (the subnet's first address), which Harvester skips: widen the range, or set gateway to the real gateway outside it`);
   }
   return out;
 }
 
-const scopeKey = (s: Obj) => ['project', 'namespace', 'guestCluster'].map((k) => (typeof s[k] === 'string' ? (s[k] as string) : '*'));
-const fieldMatches = (a: string, b: string) => a === '*' || b === '*' || a === b;
+const SCOPE_FIELDS = ['project', 'namespace', 'guestCluster'] as const;
 
-/** True when two scope tuples match some common load balancer. */
+/**
+ * A scope tuple's fields; `unset` is what a missing field means: "*" in our inputs (the model's default, and what
+ * we write), "" in a pool read from the cluster (Go's zero value, which matches only "" and "*").
+ */
+const tupleOf = (s: Obj, unset: string) => SCOPE_FIELDS.map((k) => (typeof s[k] === 'string' ? (s[k] as string) : unset));
+
+/** ipam isMatch in strict mode (pkg/ipam/selector.go): every field equal, or "*" on either side. */
+const tuplesMatch = (x: string[], y: string[]) => x.every((v, i) => v === '*' || y[i] === '*' || v === y[i]);
+
+/** True when two scope tuples of our inputs match some common load balancer. */
 export function scopesOverlap(a: Obj, b: Obj): boolean {
-  const [x, y] = [scopeKey(a), scopeKey(b)];
-  return x.every((v, i) => fieldMatches(v, y[i]));
+  return tuplesMatch(tupleOf(a, '*'), tupleOf(b, '*'));
 }
 
-/** True when the scope list makes a pool the global pool (a tuple of "*" only). */
-export function isGlobalScope(scope: unknown): boolean {
-  return Array.isArray(scope) && scope.some((s) => isObj(s) && scopeKey(s).every((v) => v === '*'));
+/** True when the scope list makes a pool the global pool: exactly one tuple, of "*" only (isGlobalIPPool). */
+export function isGlobalScope(scope: unknown, unset = '*'): boolean {
+  return Array.isArray(scope) && scope.length === 1 && isObj(scope[0]) && tupleOf(scope[0], unset).every((v) => v === '*');
+}
+
+/** A pool selector as the webhook compares them. */
+interface SelectorLike {
+  network?: string;
+  scope?: unknown[];
+}
+
+/**
+ * The index of our first scope tuple another pool's selector matches, as checkSelectorWithOthers compares two
+ * priority-0 pools (ipam Matcher.Matches: the same network, "" for none, and one of its tuples matching ours);
+ * -1 when none does.
+ */
+export function scopeClash(mine: SelectorLike, theirs: SelectorLike | undefined): number {
+  if ((mine.network ?? '') !== (theirs?.network ?? '')) return -1;
+  const their = (theirs?.scope ?? []).filter(isObj).map((t) => tupleOf(t, ''));
+  return (mine.scope ?? []).findIndex((t) => isObj(t) && their.some((o) => tuplesMatch(o, tupleOf(t, '*'))));
 }
 
 export function crossFieldFailures(user: Obj): CheckFailure[] {
   const out: CheckFailure[] = [];
   if (Array.isArray(user.ranges)) {
-    const intervals: { at: string; interval: Interval }[] = [];
+    const intervals: { at: string; interval: AllocatorRange }[] = [];
     user.ranges.forEach((range, i) => {
       if (!isObj(range)) return;
       const at = (field?: string) => formatPath(field ? ['ranges', i, field] : ['ranges', i]);
       out.push(...rangeFailures(range, at));
-      const interval = !isUnknown(range.subnet) ? rangeInterval(range) : undefined;
+      const interval = !isUnknown(range.subnet) ? allocatorRange(range) : undefined;
       if (!interval) return;
       const clash = intervals.find((x) => overlaps(x.interval, interval));
       if (clash) out.push({ property: at(), reason: `${at()}: ${formatInterval(interval)} overlaps ${clash.at} (${formatInterval(clash.interval)}): ranges of a pool must not share addresses` });
@@ -123,9 +132,7 @@ export function validateInputs(raw: Record<string, unknown>) {
   return validateWithModel(ipPoolSchema, raw, { secretInputs: SECRET_INPUTS, crossField: crossFieldFailures });
 }
 
-/** The pool's intervals (every range valid: inputs already checked). */
-export function intervalsOf(inputs: Pick<IPPoolInputs, 'ranges'>): Interval[] {
-  return inputs.ranges.map((r) => rangeInterval(r)).filter((x): x is Interval => x !== undefined);
+/** The ranges of a pool's spec as the allocator builds them (undefined for an invalid one). */
+export function rangesOf(ranges: readonly Obj[] | undefined): (AllocatorRange | undefined)[] {
+  return (ranges ?? []).map((r) => allocatorRange(r));
 }
-
-export type { Cidr };

@@ -8,8 +8,10 @@
  *   (the name is fixed, and the old address must be released).
  * - create/update: the object with ownership labels (update: a merge patch of spec and our annotation), then a
  *   watch until an address is allocated and the load balancer is Ready; a timeout says which of "no pool
- *   matches", "pool exhausted", "DHCP gave nothing" or "no backend runs" held it back.
- * - read: one GET; the live spec as inputs, so an out-of-band edit shows per property after a refresh.
+ *   matches", "pool exhausted", "DHCP gave nothing" or "no backend runs" held it back. A failure after the first
+ *   write is recorded with what exists (core/partial.ts: the LoadBalancer, or for "cluster" the guest Service).
+ * - read: one GET; the live spec as inputs, so an out-of-band edit shows per property after a refresh; the
+ *   line of an unfinished create/update is kept until an up completes it.
  * - delete: deletes it and waits until it is gone (Harvester's finalizer releases the address first).
  */
 import { waitFor, waitForDeletion } from '../../await';
@@ -19,7 +21,8 @@ import { assertOwned, isOwnedBy, notOwnedError } from '../../client/ownership';
 import { connectionFor } from '../../core/connection';
 import { parseDuration } from '../../core/duration';
 import { checkInputs, parseChecked, userInputs, type CheckContext } from '../../core/check-flow';
-import { ProviderError, errorMessage } from '../../core/errors';
+import { errorMessage } from '../../core/errors';
+import { recordPartial, unfinishedLines, type WriteOperation } from '../../core/partial';
 import type { CheckFailure, CheckResult, CreateResult, DiffResult, ReadResult, UpdateResult } from '../../core/types';
 import { OUTPUT_ONLY, loadBalancerSchema, type LoadBalancerInputs, type LoadBalancerOutputs } from './model';
 import { NETWORK_ANNOTATION, desiredLoadBalancer, desiredSpec, diffInputs, driftOf, lbOwner, liveInputs, readyOf, toOutputs } from './plan';
@@ -83,7 +86,7 @@ export function createLoadBalancerProvider(options: LoadBalancerProviderOptions 
     await guest.services.mergePatch(inputs.name, { metadata: { annotations }, spec: { ports: desired.spec!.ports, selector } }, { namespace: inputs.namespace, owner: lbOwner(inputs.name) });
   }
 
-  async function convergeService(inputs: LoadBalancerInputs, op: 'create' | 'update'): Promise<LoadBalancerOutputs> {
+  async function convergeService(inputs: LoadBalancerInputs, op: WriteOperation): Promise<LoadBalancerOutputs> {
     const [guest, harvester] = await Promise.all([guestFor(inputs), clientFor(inputs)]);
     const live = await guest.services.get(inputs.name, inputs.namespace);
     if (live) {
@@ -115,7 +118,43 @@ export function createLoadBalancerProvider(options: LoadBalancerProviderOptions 
     return out;
   }
 
-  async function waitReady(client: HarvesterClient, inputs: LoadBalancerInputs, op: 'create' | 'update'): Promise<LoadBalancer> {
+  /** Brings the LoadBalancer to the inputs (creating it, or patching ours) and waits until it serves. */
+  async function convergeLoadBalancer(inputs: LoadBalancerInputs, op: WriteOperation): Promise<LoadBalancerOutputs> {
+    const client = await clientFor(inputs);
+    const live = await client.loadBalancers.get(inputs.name, inputs.namespace);
+    if (live) {
+      // Ours (a retry after a create that failed part-way, or an update): bring it to the inputs.
+      assertOwned(live, lbOwner(inputs.name), op, 'LoadBalancer');
+      await patchToInputs(client, inputs, live);
+    } else {
+      await client.loadBalancers.create(desiredLoadBalancer(inputs));
+    }
+    return toOutputs(inputs, await waitReady(client, inputs, op));
+  }
+
+  /** The outputs of what exists of ours after a failed apply (undefined when nothing does). */
+  async function observeWritten(inputs: LoadBalancerInputs, drift: string[]): Promise<LoadBalancerOutputs | undefined> {
+    const owner = lbOwner(inputs.name);
+    if (inputs.workloadType === 'cluster') {
+      const svc = await (await guestFor(inputs)).services.get(inputs.name, inputs.namespace);
+      return svc && isOwnedBy(svc, owner) ? serviceOutputs(inputs, svc, await harvesterSide(await clientFor(inputs), inputs, svc), drift) : undefined;
+    }
+    const live = await (await clientFor(inputs)).loadBalancers.get(inputs.name, inputs.namespace);
+    return live && isOwnedBy(live, owner) ? toOutputs(inputs, live, drift) : undefined;
+  }
+
+  /** create/update: converge, a failure after the first write recorded with what exists. */
+  function apply(id: string, inputs: LoadBalancerInputs, op: WriteOperation): Promise<LoadBalancerOutputs> {
+    const cluster = inputs.workloadType === 'cluster';
+    return recordPartial(() => (cluster ? convergeService(inputs, op) : convergeLoadBalancer(inputs, op)), {
+      id,
+      op,
+      object: `${cluster ? 'guest Service' : 'LoadBalancer'} ${inputs.namespace}/${inputs.name}`,
+      observe: (drift) => observeWritten(inputs, drift),
+    });
+  }
+
+  async function waitReady(client: HarvesterClient, inputs: LoadBalancerInputs, op: WriteOperation): Promise<LoadBalancer> {
     const [lb] = await waitFor<LoadBalancer>({
       resource: client.loadBalancers,
       namespace: inputs.namespace,
@@ -147,7 +186,8 @@ export function createLoadBalancerProvider(options: LoadBalancerProviderOptions 
     const drift = (Object.keys(live) as (keyof typeof live)[])
       .concat((['network', 'description', 'podSelector', 'healthCheck'] as const).filter((k) => !(k in live) && recorded[k] !== undefined))
       .filter((k) => stableStringify(live[k]) !== stableStringify(recorded[k]))
-      .map((k) => `Service ${recorded.namespace}/${recorded.name} (guest): ${k} is ${driftValue(live[k])}, this resource set ${driftValue(recorded[k])}`);
+      .map((k) => `Service ${recorded.namespace}/${recorded.name} (guest): ${k} is ${driftValue(live[k])}, this resource set ${driftValue(recorded[k])}`)
+      .concat(unfinishedLines(recorded.drift));
     const outs = serviceOutputs(base, svc, await harvesterSide(await clientFor(recorded), base, svc), drift);
     const inputs = Object.fromEntries(Object.entries(outs).filter(([k, v]) => !OUTPUT_ONLY.includes(k) && v !== undefined));
     return { id, props: outs, inputs };
@@ -167,17 +207,8 @@ export function createLoadBalancerProvider(options: LoadBalancerProviderOptions 
 
     async create(raw: Raw): Promise<CreateResult<LoadBalancerOutputs>> {
       const inputs = parseChecked('HarvesterLoadBalancer', raw, validateInputs);
-      if (inputs.workloadType === 'cluster') return { id: `${inputs.namespace}/${inputs.name}`, outs: await convergeService(inputs, 'create') };
-      const client = await clientFor(inputs);
-      const existing = await client.loadBalancers.get(inputs.name, inputs.namespace);
-      if (existing) {
-        // A retry after a create that failed part-way: ours, so bring it to the inputs.
-        assertOwned(existing, lbOwner(inputs.name), 'create', 'LoadBalancer');
-        await patchToInputs(client, inputs, existing);
-      } else {
-        await client.loadBalancers.create(desiredLoadBalancer(inputs));
-      }
-      return { id: `${inputs.namespace}/${inputs.name}`, outs: toOutputs(inputs, await waitReady(client, inputs, 'create')) };
+      const id = `${inputs.namespace}/${inputs.name}`;
+      return { id, outs: await apply(id, inputs, 'create') };
     },
 
     async read(id: string, props?: Raw): Promise<ReadResult<LoadBalancerOutputs>> {
@@ -197,23 +228,15 @@ export function createLoadBalancerProvider(options: LoadBalancerProviderOptions 
         kubeconfig: recorded.kubeconfig,
         context: recorded.context,
       });
-      const drift = importing ? [] : driftOf(recorded as LoadBalancerInputs, live);
+      const drift = importing ? [] : [...driftOf(recorded as LoadBalancerInputs, live), ...unfinishedLines(recorded.drift)];
       const outs = toOutputs(base, live, drift);
       const inputs = Object.fromEntries(Object.entries(outs).filter(([k, v]) => !OUTPUT_ONLY.includes(k) && v !== undefined));
       return { id: `${lbNamespace}/${lbName}`, props: outs, inputs };
     },
 
-    async update(_id: string, _olds: Raw, news: Raw): Promise<UpdateResult<LoadBalancerOutputs>> {
+    async update(id: string, _olds: Raw, news: Raw): Promise<UpdateResult<LoadBalancerOutputs>> {
       const inputs = parseChecked('HarvesterLoadBalancer', news, validateInputs);
-      if (inputs.workloadType === 'cluster') return { outs: await convergeService(inputs, 'update') };
-      const client = await clientFor(inputs);
-      const live = await client.loadBalancers.get(inputs.name, inputs.namespace);
-      if (!live) await client.loadBalancers.create(desiredLoadBalancer(inputs));
-      else {
-        assertOwned(live, lbOwner(inputs.name), 'update', 'LoadBalancer');
-        await patchToInputs(client, inputs, live);
-      }
-      return { outs: toOutputs(inputs, await waitReady(client, inputs, 'update')) };
+      return { outs: await apply(id, inputs, 'update') };
     },
 
     async delete(id: string, props: Raw): Promise<void> {

@@ -17,6 +17,10 @@ describe('HarvesterIPPool: check rules (the IPPool webhook mirrored at preview)'
     ['a gateway inside the range', { subnet: '10.0.0.0/24', rangeStart: '10.0.0.10', rangeEnd: '10.0.0.20', gateway: '10.0.0.15' }, 'ranges[0].gateway', /inside the range 10\.0\.0\.10-10\.0\.0\.20/],
     ['a gateway outside the subnet', { subnet: '10.0.0.0/24', gateway: '10.0.9.1', rangeStart: '10.0.0.10' }, 'ranges[0].gateway', /outside subnet/],
     ['a malformed address', { subnet: '10.0.0.0/24', rangeStart: '10.0.0.300' }, 'ranges[0].rangeStart', /not an IPv4 address/],
+    ['a range of the default gateway alone', { subnet: '10.0.0.0/24', rangeStart: '10.0.0.1', rangeEnd: '10.0.0.1' }, 'ranges[0]',
+      /^ranges\[0\]: 10\.0\.0\.1-10\.0\.0\.1 hands out no address: 10\.0\.0\.1 is the default gateway \(the subnet's first address\), which Harvester skips: widen the range, or set gateway/],
+    ['an address given for a /31', { subnet: '10.0.0.4/31', rangeStart: '10.0.0.4' }, 'ranges[0].rangeStart',
+      /^ranges\[0\]\.rangeStart: 10\.0\.0\.4 is the subnet's network address, which Harvester refuses in a range: leave it out: Harvester takes no address given for a \/31, and by default hands out 10\.0\.0\.4 alone$/],
   ];
   for (const [label, range, property, reason] of table) {
     it(`refuses ${label} on ${property}`, () => {
@@ -43,13 +47,29 @@ describe('HarvesterIPPool: check rules (the IPPool webhook mirrored at preview)'
     assert.match(failuresOf({ name: 'p', ranges: [] }).ranges, /at least one range/);
   });
 
-  it('finds at preview what the webhook refuses because of other pools: overlap, a second global pool, a taken priority', () => {
-    const other: IPPool = { apiVersion: 'x', kind: 'IPPool', metadata: { name: 'other' }, spec: { ranges: [{ subnet: '10.0.0.0/24', rangeStart: '10.0.0.15', rangeEnd: '10.0.0.40' }], selector: { priority: 5, scope: [{ project: '*', namespace: '*', guestCluster: '*' }] } } };
-    const inputs = validateInputs({ name: 'p', ranges: [{ subnet: '10.0.0.0/24', rangeStart: '10.0.0.10', rangeEnd: '10.0.0.20' }], selector: { priority: 5, scope: [{}] } }).inputs!;
+  it('finds at preview what the webhook refuses because of other pools: overlap, a taken priority', () => {
+    const other: IPPool = { apiVersion: 'x', kind: 'IPPool', metadata: { name: 'other' }, spec: { ranges: [{ subnet: '10.0.0.0/24', rangeStart: '10.0.0.15', rangeEnd: '10.0.0.40' }], selector: { priority: 5, scope: [{ namespace: 'a' }] } } };
+    const inputs = validateInputs({ name: 'p', ranges: [{ subnet: '10.0.0.0/24', rangeStart: '10.0.0.10', rangeEnd: '10.0.0.20' }], selector: { priority: 5, scope: [{ namespace: 'b' }] } }).inputs!;
     const found = Object.fromEntries(conflictsWithOthers(inputs, [other]).map((f) => [f.property, f.reason]));
+    assert.deepEqual(Object.keys(found).sort(), ['ranges[0]', 'selector.priority']);
     assert.match(found['ranges[0]'], /overlaps IPPool other \(10\.0\.0\.15-10\.0\.0\.40\)/);
-    assert.match(found['selector.scope'], /global pool, but IPPool other already is/);
     assert.match(found['selector.priority'], /5 is already the priority of IPPool other/);
+  });
+
+  it('a priority-0 scope another priority-0 pool covers is refused on its tuple, naming that pool, the network and the ways out', () => {
+    const other: IPPool = { apiVersion: 'x', kind: 'IPPool', metadata: { name: 'team-pool' }, spec: { ranges: [{ subnet: '10.1.0.0/24' }], selector: { scope: [{ namespace: 'team' }] } } };
+    const inputs = validateInputs({ name: 'p', ranges: [{ subnet: '10.0.0.0/24' }], selector: { scope: [{ namespace: 'team' }] } }).inputs!;
+    assert.deepEqual(conflictsWithOthers(inputs, [other]), [{
+      property: 'selector.scope[0]',
+      reason: 'selector.scope[0]: {project *, namespace team, guestCluster *} is also in the scope of IPPool team-pool, and both pools have priority 0 on no network (the webhook refuses two pools a load balancer would match alike): set a non-zero selector.priority, unique among pools, or a scope IPPool team-pool does not cover',
+    }]);
+  });
+
+  it('a second global pool is refused on selector.scope, and nothing else is compared for it (upstream checks only that)', () => {
+    const other: IPPool = { apiVersion: 'x', kind: 'IPPool', metadata: { name: 'other' }, spec: { ranges: [{ subnet: '10.1.0.0/24' }], selector: { priority: 5, scope: [{ project: '*', namespace: '*', guestCluster: '*' }] } } };
+    const inputs = validateInputs({ name: 'p', ranges: [{ subnet: '10.0.0.0/24' }], selector: { priority: 5, scope: [{}] } }).inputs!;
+    assert.deepEqual(conflictsWithOthers(inputs, [other]).map((f) => f.property), ['selector.scope']);
+    assert.match(conflictsWithOthers(inputs, [other])[0].reason, /global pool, but IPPool other already is/);
   });
 
   it('accepts the first and last usable addresses, and refuses a gateway on either end of the range', () => {
@@ -79,14 +99,15 @@ describe('HarvesterIPPool: check rules (the IPPool webhook mirrored at preview)'
 
   it('a pool is global only with a tuple of "*" alone', () => {
     assert.equal(isGlobalScope([{}]), true);
-    assert.equal(isGlobalScope([{ namespace: 'a' }, { project: '*', namespace: '*', guestCluster: '*' }]), true);
+    assert.equal(isGlobalScope([{ namespace: 'a' }, { project: '*', namespace: '*', guestCluster: '*' }]), false, 'isGlobalIPPool: exactly one tuple');
+    assert.equal(isGlobalScope([{}], ''), false, 'in a pool read from the cluster a missing field is "", not "*"');
     assert.equal(isGlobalScope([{ namespace: 'a' }]), false);
     assert.equal(isGlobalScope([{ guestCluster: 'g' }]), false);
     assert.equal(isGlobalScope([]), false);
     assert.equal(isGlobalScope(undefined), false);
   });
 
-  it('two pools of priority 0 do not conflict: only a non-zero priority must be unique', () => {
+  it('two priority-0 pools without scopes do not conflict: nothing of ours is in theirs', () => {
     const other: IPPool = { apiVersion: 'x', kind: 'IPPool', metadata: { name: 'other' }, spec: { ranges: [{ subnet: '10.1.0.0/24' }], selector: { priority: 0, scope: [] } } };
     const inputs = validateInputs({ name: 'p', ranges: [{ subnet: '10.0.0.0/24' }] }).inputs!;
     assert.deepEqual(conflictsWithOthers(inputs, [other]), []);
