@@ -91,8 +91,8 @@ describe('HarvesterIPPool handlers: ownership, import, drift and update paths', 
       name: 'legacy',
       ranges: range(5),
       selector: { priority: 3, scope: [{ project: '*', namespace: 'team', guestCluster: '*' }] },
-      timeouts: { create: '2m', update: '2m', delete: '2m' },
     });
+    assert.ok(!('timeouts' in r.props!), 'the cluster does not record timeouts: the program\'s are taken (core/imported.ts)');
     for (const key of OUTPUT_ONLY) assert.ok(!(key in r.inputs!), `output ${key} is not an input`);
     assert.deepEqual(await pools.read('gone', { kubeconfig: t.emulator.kubeconfig }), {});
   });

@@ -20,6 +20,7 @@ import { assertOwned, isOwnedBy, notOwnedError } from '../../client/ownership';
 import { connectionFor } from '../../core/connection';
 import { parseDuration } from '../../core/duration';
 import { checkInputs, parseChecked, userInputs } from '../../core/check-flow';
+import { withoutUnrecorded } from '../../core/imported';
 import { ProviderError } from '../../core/errors';
 import { recordPartial, unfinishedLines, type WriteOperation } from '../../core/partial';
 import type { CheckFailure, CheckResult, CreateResult, DiffResult, ReadResult, UpdateResult } from '../../core/types';
@@ -155,7 +156,8 @@ export function createIPPoolProvider(options: IPPoolProviderOptions = {}) {
       const importing = recorded.ranges === undefined;
       const base = ipPoolSchema.parse({ name: live.metadata.name, ...liveInputs(live), timeouts: recorded.timeouts, kubeconfig: recorded.kubeconfig, context: recorded.context });
       const drift = importing ? [] : [...driftOf(recorded as IPPoolInputs, live), ...unfinishedLines(recorded.drift)];
-      const outs = toOutputs(base, live, drift);
+      const read = toOutputs(base, live, drift);
+      const outs = importing ? withoutUnrecorded(read) : read;
       const inputs = Object.fromEntries(Object.entries(outs).filter(([k]) => !OUTPUT_ONLY.includes(k) && outs[k as keyof IPPoolOutputs] !== undefined));
       return { id: live.metadata.name, props: outs, inputs };
     },

@@ -6,6 +6,7 @@ import type { CheckResult as WaitVerdict } from '../../await';
 import type { IPPool } from '../../client/objects';
 import { stampOwnership, type OwnerIdentity } from '../../client/ownership';
 import { driftValue, stableStringify } from '../../core/hash';
+import { changedKeys } from '../../core/imported';
 import { REPLACE_INPUTS, type IPPoolInputs, type IPPoolOutputs } from './model';
 
 export const RESOURCE_TYPE = 'ip-pool';
@@ -85,7 +86,7 @@ export function toOutputs(inputs: IPPoolInputs, live: IPPool, drift: string[] = 
 /** diff: which inputs changed (connection settings are taken out by the host wrapper), which replace. */
 export function diffInputs(olds: Partial<IPPoolOutputs>, news: Partial<IPPoolInputs>): { changes: boolean; replaces: string[] } {
   const keys = ['name', ...SPEC_FIELDS, 'timeouts'] as const;
-  const changed = keys.filter((k) => stableStringify(olds[k]) !== stableStringify(news[k]));
+  const changed = changedKeys(olds, news, keys);
   const drifted = (olds.drift ?? []).length > 0;
   return { changes: changed.length > 0 || drifted, replaces: changed.filter((k) => REPLACE_INPUTS.includes(k)) };
 }

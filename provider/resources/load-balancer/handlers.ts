@@ -22,6 +22,7 @@ import { connectionFor } from '../../core/connection';
 import { parseDuration } from '../../core/duration';
 import { checkInputs, parseChecked, userInputs, type CheckContext } from '../../core/check-flow';
 import { errorMessage } from '../../core/errors';
+import { withoutUnrecorded } from '../../core/imported';
 import { recordPartial, unfinishedLines, type WriteOperation } from '../../core/partial';
 import type { CheckFailure, CheckResult, CreateResult, DiffResult, ReadResult, UpdateResult } from '../../core/types';
 import { OUTPUT_ONLY, loadBalancerSchema, type LoadBalancerInputs, type LoadBalancerOutputs } from './model';
@@ -229,7 +230,8 @@ export function createLoadBalancerProvider(options: LoadBalancerProviderOptions 
         context: recorded.context,
       });
       const drift = importing ? [] : [...driftOf(recorded as LoadBalancerInputs, live), ...unfinishedLines(recorded.drift)];
-      const outs = toOutputs(base, live, drift);
+      const read = toOutputs(base, live, drift);
+      const outs = importing ? withoutUnrecorded(read) : read;
       const inputs = Object.fromEntries(Object.entries(outs).filter(([k, v]) => !OUTPUT_ONLY.includes(k) && v !== undefined));
       return { id: `${lbNamespace}/${lbName}`, props: outs, inputs };
     },

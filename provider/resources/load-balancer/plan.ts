@@ -5,6 +5,7 @@
 import type { LoadBalancer } from '../../client/objects';
 import { stampOwnership, type OwnerIdentity } from '../../client/ownership';
 import { driftValue, stableStringify } from '../../core/hash';
+import { changedKeys } from '../../core/imported';
 import { HEALTH_CHECK_DEFAULTS, REPLACE_INPUTS, type LoadBalancerInputs, type LoadBalancerOutputs } from './model';
 
 export const RESOURCE_TYPE = 'load-balancer';
@@ -102,6 +103,6 @@ export function toOutputs(inputs: LoadBalancerInputs, live: LoadBalancer, drift:
 
 export function diffInputs(olds: Partial<LoadBalancerOutputs>, news: Partial<LoadBalancerInputs>): { changes: boolean; replaces: string[] } {
   const keys = ['name', 'namespace', ...SPEC_FIELDS, ...CLUSTER_FIELDS, 'timeouts'] as const;
-  const changed = keys.filter((k) => stableStringify(olds[k]) !== stableStringify(news[k]));
+  const changed = changedKeys(olds, news, keys);
   return { changes: changed.length > 0 || (olds.drift ?? []).length > 0, replaces: changed.filter((k) => REPLACE_INPUTS.includes(k)) };
 }

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { inputReferences } from '../../../../provider/core/input-flags';
 import { PROGRAM_REFS_KEY, declaredInProgram } from '../../../../provider/core/program-refs';
 import { loadBalancerSchema } from '../../../../provider/resources/load-balancer/model';
+import { changedKeys, withoutUnrecorded } from '../../../../provider/core/imported';
 
 describe('provider/core: references to objects of the same program', () => {
   it('reads the referenced class from the model, through optional and described wrappers', () => {
@@ -16,5 +17,19 @@ describe('provider/core: references to objects of the same program', () => {
     assert.deepEqual([...declaredInProgram({ [PROGRAM_REFS_KEY]: 'ipPool' })], []);
     assert.deepEqual([...declaredInProgram({})], []);
     assert.deepEqual([...declaredInProgram(undefined)], []);
+  });
+});
+
+describe('provider/core: what an import cannot read back', () => {
+  it('leaves the inputs the cluster does not record out of an import\'s state', () => {
+    assert.deepEqual(withoutUnrecorded({ name: 'a', timeouts: { create: '1m' } }), { name: 'a' });
+  });
+
+  it('takes the program\'s value for an input the state lacks because the cluster does not record it, and compares the rest', () => {
+    const keys = ['name', 'timeouts', 'description'] as const;
+    assert.deepEqual(changedKeys({ name: 'a' }, { name: 'a', timeouts: { create: '9m' } }, keys), []);
+    assert.deepEqual(changedKeys({ name: 'a', timeouts: { create: '1m' } }, { name: 'a', timeouts: { create: '9m' } }, keys), ['timeouts']);
+    assert.deepEqual(changedKeys({ name: 'a' }, { name: 'a', description: 'new' }, keys), ['description'], 'a recorded input absent from the state is a change');
+    assert.deepEqual(changedKeys({ name: 'a', description: 'x' }, { name: 'b', description: 'x' }, keys), ['name']);
   });
 });
