@@ -4,7 +4,7 @@
  * its fixture is registered in fixtures/index.ts and every case passes (README "Resource contract").
  */
 import type { HarvesterClient } from '../../provider/client/harvester-client';
-import type { FaultRule } from '../../emulator';
+import type { Emulator, EmulatorOptions, FaultRule } from '../../emulator';
 
 export type Raw = Record<string, unknown>;
 
@@ -19,6 +19,8 @@ export interface FailAfterWrite {
   updateInputs(name: string, created: ProgramInputs): ProgramInputs;
   /** Emulator faults active during the failing call (none: the inputs alone make it fail). */
   faults?: FaultRule[];
+  /** The same, on the emulated guest cluster's API server. */
+  guestFaults?: FaultRule[];
 }
 
 /** A refusal the resource makes at apply time (create or update), which check must make first. */
@@ -40,8 +42,10 @@ export interface ConformanceFixture {
   exportName: string;
   /** The id the resource named `name` has (what import takes). */
   id(name: string): string;
+  /** Options the resource's emulator needs besides the defaults (e.g. a guest cluster). */
+  emulator?: EmulatorOptions;
   /** Makes what every test of the resource needs (e.g. a pool for load balancers); returns the undo. */
-  setup?(client: HarvesterClient, kubeconfig: string): Promise<() => Promise<void>>;
+  setup?(client: HarvesterClient, kubeconfig: string, emulator: Emulator): Promise<() => Promise<void>>;
   /** Valid inputs, one variant per shape the resource supports; `name` is unique per test. */
   variants: { shape: string; inputs(name: string): ProgramInputs }[];
   /** What of the resource with these inputs exists on the cluster (objects, labels): empty once destroyed. */
@@ -52,8 +56,15 @@ export interface ConformanceFixture {
   refusals: Refusal[];
   /** An object of the same name without our ownership labels; returns a probe and its removal. */
   foreign(client: HarvesterClient, name: string): Promise<{ untouched(): Promise<boolean>; remove(): Promise<void> }>;
-  /** Secret input values the variants use (must never appear outside outputs of the same name). */
+  /** Secret input values the variants use (must never appear outside outputs of the same name); may be filled by setup. */
   secretValues: string[];
+  /** The variants carry secret values (case 7 runs for them). */
+  variantsCarrySecrets: boolean;
+  /**
+   * Why this shape cannot be imported by id alone, if it cannot (the suite then checks that such a read answers
+   * "not found" cleanly instead of guessing).
+   */
+  importByIdUnsupported?: string;
   /** Names of the secret inputs. */
   secretInputs: readonly string[];
 }

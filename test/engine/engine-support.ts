@@ -9,6 +9,7 @@ import { repoRoot } from '../../scripts/resource-docs';
 import { providerFor } from '../../sdk/runtime';
 import { DynamicHost, serializeProvider } from '../../runner/dynamic-host';
 import { startTestEmulator, type TestEmulator } from '../support/emulator-harness';
+import type { EmulatorOptions } from '../../emulator';
 
 /** A started emulator + host; `stop()` ends both. */
 export interface EngineHarness {
@@ -31,10 +32,12 @@ export const HOST_CALL_TIMEOUT_MS = 60_000;
 export interface EngineHarnessOptions {
   /** Receives every line the hosts print besides their port (standard error and output). */
   onHostLine?: (line: string) => void;
+  /** Emulator options besides the harness's delays (e.g. a guest cluster). */
+  emulator?: EmulatorOptions;
 }
 
 export async function startEngineHarness(options: EngineHarnessOptions = {}): Promise<EngineHarness> {
-  const t = await startTestEmulator({ harvester: { delays: { vmiSchedule: 10, vmiBoot: 30, guestAgent: 30, imageImport: 20 } } });
+  const t = await startTestEmulator({ harvester: { delays: { vmiSchedule: 10, vmiBoot: 30, guestAgent: 30, imageImport: 20 } }, ...options.emulator });
   const hosts: DynamicHost[] = [];
   const newHost = async (config: Record<string, string> = { 'harvester:kubeconfig': t.emulator.kubeconfig }) => {
     const host = await DynamicHost.start({ cwd: repoRoot(), callTimeoutMs: HOST_CALL_TIMEOUT_MS, env: { KUBECONFIG: join(t.dir, 'no-such-kubeconfig') }, onLog: options.onHostLine });

@@ -182,7 +182,7 @@ export function createLoadBalancerProvider(options: LoadBalancerProviderOptions 
     const svc = await guest.services.get(recorded.name, recorded.namespace);
     if (!svc) return {};
     const live = serviceInputs(svc);
-    const recordedInputs = Object.fromEntries(Object.entries(recorded).filter(([k]) => !OUTPUT_ONLY.includes(k)));
+    const recordedInputs = recordedInputsOf(recorded);
     const base = loadBalancerSchema.parse({ ...recordedInputs, description: undefined, network: undefined, podSelector: undefined, healthCheck: undefined, ...live });
     const drift = (Object.keys(live) as (keyof typeof live)[])
       .concat((['network', 'description', 'podSelector', 'healthCheck'] as const).filter((k) => !(k in live) && recorded[k] !== undefined))
@@ -245,7 +245,7 @@ export function createLoadBalancerProvider(options: LoadBalancerProviderOptions 
       const recorded = props as Partial<LoadBalancerOutputs>;
       const [ns, name] = id.includes('/') ? id.split('/', 2) : [recorded.namespace ?? 'default', id];
       if (recorded.workloadType === 'cluster') {
-        const inputs = loadBalancerSchema.parse(Object.fromEntries(Object.entries(recorded).filter(([k]) => !OUTPUT_ONLY.includes(k))));
+        const inputs = loadBalancerSchema.parse(recordedInputsOf(recorded));
         const guest = await guestFor(inputs);
         const svc = await guest.services.get(inputs.name, inputs.namespace);
         if (svc && isOwnedBy(svc, lbOwner(inputs.name))) await deleteService(guest, await clientFor(inputs), inputs, svc);
@@ -266,6 +266,14 @@ export function createLoadBalancerProvider(options: LoadBalancerProviderOptions 
       });
     },
   };
+}
+
+/**
+ * The inputs recorded in a state: outputs and the host's own keys (`__provider`, which the real host sends with
+ * every state) left out, so the strict model parses them.
+ */
+function recordedInputsOf(recorded: Partial<LoadBalancerOutputs>): Raw {
+  return Object.fromEntries(Object.entries(userInputs(recorded as Raw)).filter(([k]) => !OUTPUT_ONLY.includes(k)));
 }
 
 /** A merge patch of the spec (lists replaced wholesale, removed optionals nulled) and our network annotation. */
