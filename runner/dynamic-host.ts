@@ -68,7 +68,8 @@ export class DynamicHost {
 
   /** start spawns the host and connects to it. */
   static async start(options: DynamicHostOptions): Promise<DynamicHost> {
-    const hostPath = require.resolve('@pulumi/pulumi/cmd/dynamic-provider');
+    // The program's own @pulumi/pulumi, as the Pulumi CLI starts it (ours when the folder has none).
+    const hostPath = require.resolve('@pulumi/pulumi/cmd/dynamic-provider', { paths: [options.cwd, __dirname] });
     // The argument is the engine's address: required, never dialled by the dynamic host.
     const child = spawn(process.execPath, [hostPath, '127.0.0.1:1'], {
       cwd: options.cwd,
