@@ -9,6 +9,8 @@ import { DynamicHostError, type DynamicHost } from './dynamic-host';
 import { Display, propertyChanges, type CountKey, type ResourceFailure, type StepOp } from './display';
 import type { MonitorHandler, Registration } from './monitor';
 import { unwrapSecrets, wrapSecrets } from './secrets';
+import { progressObject } from '../provider/core/progress';
+import { parseProgressLine } from '../provider/host/progress';
 import type { ResourceState, StackState, StateStore } from './state';
 
 type Raw = Record<string, unknown>;
@@ -49,6 +51,11 @@ export class Deployment implements MonitorHandler {
   /** The resources whose step failed, each with its message (the engine's per-resource diagnostics). */
   readonly failures: ResourceFailure[] = [];
   private readonly registered = new Set<string>();
+  /**
+   * The steps of this operation by the resource type and object their provider's progress lines name. Kept
+   * after a step ends: the host may print a call's last line just before it answers, and the two travel apart.
+   */
+  private readonly progressTargets = new Map<string, { op: StepOp; type: string; name: string; verb: string }>();
   private readonly qualifiedTypes = new Map<string, string>();
   private stackUrn = '';
   private stackOutputs: { outputs: Raw; secretKeys: string[] } | undefined;
@@ -103,12 +110,17 @@ export class Deployment implements MonitorHandler {
     this.o.store.save(this.state);
   }
 
-  /** Runs `work`, printing progress lines while it waits and the step's result when it ends. */
-  private async timed<T>(op: StepOp, r: { type: string; name: string }, verb: string, work: () => Promise<T>): Promise<T> {
+  /**
+   * Runs `work` on the resource whose properties are `props`, printing progress lines while it waits (the time
+   * taken, and the provider's own progress lines about its object) and the step's result when it ends.
+   */
+  private async timed<T>(op: StepOp, r: { type: string; name: string }, props: Raw, verb: string, work: () => Promise<T>): Promise<T> {
     const started = Date.now();
     const seconds = () => `${((Date.now() - started) / 1000).toFixed(1)}s`;
     this.o.display.step(op, r.type, r.name, `${verb}...`);
     const timer = setInterval(() => this.o.display.step(op, r.type, r.name, `${verb}... (${seconds()})`), this.o.progressEveryMs ?? 5000);
+    const key = progressKey(r.type, props);
+    this.progressTargets.set(key, { op, type: r.type, name: r.name, verb });
     try {
       const result = await work();
       this.o.display.step(op, r.type, r.name, `${pastTense(verb)} (${seconds()})`);
@@ -119,6 +131,17 @@ export class Deployment implements MonitorHandler {
     } finally {
       clearInterval(timer);
     }
+  }
+
+  /**
+   * A line the provider printed on the host's standard output. Its progress lines ("HarvesterMachinePool
+   * default/workers: 2/3 VMs ready; …") go under the resource being worked on; anything else is shown as is.
+   */
+  providerOutput(line: string): void {
+    const progress = parseProgressLine(line);
+    const step = progress && this.progressTargets.get(`${progress.resource} ${progress.object}`);
+    if (step) this.o.display.step(step.op, step.type, step.name, `${step.verb}... ${progress.text}`);
+    else this.o.display.line(`    ${line}`);
   }
 
   /**
@@ -164,7 +187,7 @@ export class Deployment implements MonitorHandler {
         display.step('create', reg.type, reg.name, 'create');
         return result('', inputs);
       }
-      const created = await this.guard(base, inputs, () => this.timed('create', reg, 'creating', () => host.create(urn, inputs)));
+      const created = await this.guard(base, inputs, () => this.timed('create', reg, inputs, 'creating', () => host.create(urn, inputs)));
       this.record({ ...base, id: created.id, inputs, outputs: created.properties });
       this.count('create');
       return result(created.id, created.properties);
@@ -185,18 +208,18 @@ export class Deployment implements MonitorHandler {
       return result(old.id, inputs);
     }
     if (!replace) {
-      const updated = await this.guard({ ...base, id: old.id }, inputs, () => this.timed(op, reg, 'updating', () => host.update(urn, old.id, old.outputs, inputs)));
+      const updated = await this.guard({ ...base, id: old.id }, inputs, () => this.timed(op, reg, inputs, 'updating', () => host.update(urn, old.id, old.outputs, inputs)));
       this.record({ ...base, id: old.id, inputs, outputs: updated.properties });
       this.count(op);
       return result(old.id, updated.properties);
     }
     const deleteFirst = diff.deleteBeforeReplace || reg.deleteBeforeReplace;
     if (deleteFirst) {
-      await this.timed('delete', reg, 'deleting original', () => host.delete(urn, old.id, old.outputs));
+      await this.timed('delete', reg, old.outputs, 'deleting original', () => host.delete(urn, old.id, old.outputs));
       this.forget(urn);
     }
-    const created = await this.guard(base, inputs, () => this.timed('create', reg, 'creating replacement', () => host.create(urn, inputs)));
-    if (!deleteFirst) await this.timed('delete', reg, 'deleting original', () => host.delete(urn, old.id, old.outputs));
+    const created = await this.guard(base, inputs, () => this.timed('create', reg, inputs, 'creating replacement', () => host.create(urn, inputs)));
+    if (!deleteFirst) await this.timed('delete', reg, old.outputs, 'deleting original', () => host.delete(urn, old.id, old.outputs));
     this.record({ ...base, id: created.id, inputs, outputs: created.properties });
     this.count(op);
     return result(created.id, created.properties);
@@ -282,7 +305,7 @@ export class Deployment implements MonitorHandler {
       return;
     }
     try {
-      await this.timed('delete', r, 'deleting', () => this.o.host.delete(r.urn, r.id, r.outputs));
+      await this.timed('delete', r, r.outputs, 'deleting', () => this.o.host.delete(r.urn, r.id, r.outputs));
       this.forget(r.urn);
       this.count('delete');
     } catch (err) {
@@ -316,6 +339,11 @@ export class Deployment implements MonitorHandler {
   get outputs(): { outputs: Raw; secretKeys: string[] } {
     return this.stackOutputs ?? { outputs: this.state.outputs, secretKeys: this.state.outputSecretKeys };
   }
+}
+
+/** "pulumi-nodejs:dynamic/harvester:HarvesterMachinePool" and { namespace, name } → "HarvesterMachinePool default/workers". */
+function progressKey(type: string, props: Raw): string {
+  return `${type.slice(type.lastIndexOf(':') + 1)} ${progressObject(props)}`;
 }
 
 function pastTense(verb: string): string {

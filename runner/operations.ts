@@ -62,7 +62,10 @@ export async function runOperation(kind: OperationKind, stack: StackOptions, opt
   const dryRun = kind === 'preview';
   const titles: Record<OperationKind, string> = { preview: 'Previewing update', up: 'Updating', refresh: 'Refreshing', destroy: 'Destroying' };
   display.line(`${titles[kind]} (${stack.project}/${stack.stack}):`);
-  const host = await DynamicHost.start({ cwd: stack.pwd, project: stack.project, env: stack.hostEnv });
+  // What the provider prints (its progress lines) goes under the resource the current deployment works on.
+  let current: Deployment | undefined;
+  const onOutput = (line: string) => (current ? current.providerOutput(line) : display.line(`    ${line}`));
+  const host = await DynamicHost.start({ cwd: stack.pwd, project: stack.project, env: stack.hostEnv, onOutput });
   const failures: ResourceFailure[] = [];
   const errors: string[] = [];
   let changes = 0;
@@ -72,7 +75,7 @@ export async function runOperation(kind: OperationKind, stack: StackOptions, opt
   let outputsShown: (() => void) | undefined;
   try {
     await host.configure(stack.config);
-    const deployment = (dry: boolean) => new Deployment({ host, state, store, dryRun: dry, display, progressEveryMs: stack.progressEveryMs });
+    const deployment = (dry: boolean) => (current = new Deployment({ host, state, store, dryRun: dry, display, progressEveryMs: stack.progressEveryMs }));
     if (kind === 'refresh' || options.refresh) {
       const refresh = deployment(false);
       await refresh.refreshAll(kind === 'refresh' || kind === 'up');

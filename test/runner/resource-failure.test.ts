@@ -72,6 +72,11 @@ describe('local runner: a resource that fails', function () {
     assert.deepEqual(recorded.resources.map((r) => r.name).sort().filter((n) => n !== 'tiny-two'), ['tiny-one', 'tiny-three']);
   });
 
+  it('shows the provider\'s progress lines under the resource being worked on', () => {
+    assert.match(run.stdout, /^ {2}\+ {2}harvester:HarvesterMachinePool +tiny-one +creating\.\.\. \d\/1 VMs ready/m, run.stdout);
+    assert.doesNotMatch(run.stdout, /^ {4}HarvesterMachinePool /m, 'every progress line found its resource');
+  });
+
   it('never prints the user data', () => {
     assert.equal((run.stdout + run.stderr).includes('s3cr3t-three-pools'), false);
   });
