@@ -1,13 +1,17 @@
 /**
  * harvester-iac/provider: the resource providers, each an object in the shape of Pulumi's
  * `dynamic.ResourceProvider` (check / diff / create / read / update / delete), wrapped so the real
- * dynamic-provider host's contract holds (host/host-safe.ts), with `configure` receiving the stack config.
+ * dynamic-provider host's contract holds (host/host-safe.ts), with `configure` receiving the stack config and
+ * the progress of long waits printed on the host's standard output (host/progress.ts).
  *
  * PERMANENT CONTRACT: every Pulumi state written by the SDK holds code that requires this entry by name and
  * calls these exports and their methods (`machinePool`, `topologyLabels`, `ipPool`, `loadBalancer`).
  * Never rename or remove them (test/unit/provider/index.test.ts pins them).
  */
 import { hostSafe, type HostProvider } from './host/host-safe';
+import { ProgressPrinter } from './host/progress';
+import type { ProgressSink } from './core/progress';
+import type { ResourceProvider } from './core/types';
 import { createMachinePoolProvider } from './resources/machine-pool/handlers';
 import { SECRET_INPUTS as MACHINE_POOL_SECRETS } from './resources/machine-pool/model';
 import { createTopologyLabelsProvider } from './resources/topology-labels/handlers';
@@ -17,17 +21,25 @@ import { SECRET_INPUTS as IP_POOL_SECRETS } from './resources/ip-pool/model';
 import { createLoadBalancerProvider } from './resources/load-balancer/handlers';
 import { SECRET_INPUTS as LOAD_BALANCER_SECRETS } from './resources/load-balancer/model';
 
+/** One progress sink for the host process: every resource's waits print through it (host/progress.ts). */
+const progress = new ProgressPrinter();
+
+/** A resource's handlers, reporting progress to the host's standard output, wrapped for the host's contract. */
+function hosted(resource: string, create: (options: { onProgress: ProgressSink }) => ResourceProvider, secretInputs: readonly string[]): HostProvider {
+  return hostSafe(create({ onProgress: progress.sinkFor(resource) }), { resource, secretInputs, progress });
+}
+
 /** The HarvesterMachinePool provider (inputs: MachinePoolArgs; outputs: MachinePoolOutputs). */
-export const machinePool: HostProvider = hostSafe(createMachinePoolProvider(), { resource: 'HarvesterMachinePool', secretInputs: MACHINE_POOL_SECRETS });
+export const machinePool: HostProvider = hosted('HarvesterMachinePool', createMachinePoolProvider, MACHINE_POOL_SECRETS);
 
 /** The TopologyLabels provider (inputs: TopologyLabelsArgs; outputs: TopologyLabelsOutputs). */
-export const topologyLabels: HostProvider = hostSafe(createTopologyLabelsProvider(), { resource: 'TopologyLabels', secretInputs: TOPOLOGY_SECRETS });
+export const topologyLabels: HostProvider = hosted('TopologyLabels', createTopologyLabelsProvider, TOPOLOGY_SECRETS);
 
 /** The HarvesterIPPool provider (inputs: IPPoolArgs; outputs: IPPoolOutputs). */
-export const ipPool: HostProvider = hostSafe(createIPPoolProvider(), { resource: 'HarvesterIPPool', secretInputs: IP_POOL_SECRETS });
+export const ipPool: HostProvider = hosted('HarvesterIPPool', createIPPoolProvider, IP_POOL_SECRETS);
 
 /** The HarvesterLoadBalancer provider (inputs: LoadBalancerArgs; outputs: LoadBalancerOutputs). */
-export const loadBalancer: HostProvider = hostSafe(createLoadBalancerProvider(), { resource: 'HarvesterLoadBalancer', secretInputs: LOAD_BALANCER_SECRETS });
+export const loadBalancer: HostProvider = hosted('HarvesterLoadBalancer', createLoadBalancerProvider, LOAD_BALANCER_SECRETS);
 
 export type { ResourceProvider, CheckResult, CheckFailure, DiffResult, CreateResult, ReadResult, UpdateResult, ID } from './core/types';
 export type { ConnectionSettings } from './core/connection';

@@ -6,15 +6,25 @@
  * The state is saved after every completed step (a checkpoint), so a failure part-way loses nothing.
  */
 import { DynamicHostError, type DynamicHost } from './dynamic-host';
-import { Display, propertyChanges, type StepOp } from './display';
+import { Display, propertyChanges, type CountKey, type ResourceFailure, type StepOp } from './display';
 import type { MonitorHandler, Registration } from './monitor';
 import { unwrapSecrets, wrapSecrets } from './secrets';
+import { progressObject } from '../provider/core/progress';
+import { parseProgressLine } from '../provider/host/progress';
 import type { ResourceState, StackState, StateStore } from './state';
 
 type Raw = Record<string, unknown>;
 
 const STACK_TYPE = 'pulumi:pulumi:Stack';
 const DYNAMIC_PREFIX = 'pulumi-nodejs:dynamic/';
+
+/**
+ * How the SDK names a registration that failed in the errors it raises (@pulumi/pulumi runtime/resource.js): the
+ * registration answered as failed ("resource <name> [<type>] failed to register") and one the monitor refused
+ * ("failed to register new resource <name> [<type>]: …"). The program's unhandled-error report quoting either
+ * only repeats a failure the step already reported.
+ */
+const SDK_REGISTRATION_FAILED = [/\bresource (\S+) \[[^\]]+\] failed to register\b/g, /\bfailed to register new resource (\S+) \[[^\]]+\]/g];
 
 export interface DeploymentOptions {
   host: DynamicHost;
@@ -26,11 +36,26 @@ export interface DeploymentOptions {
   progressEveryMs?: number;
 }
 
+/** What the monitor answers for a registration: its URN, id and outputs, or that its step failed. */
+export interface RegisterAnswer {
+  urn: string;
+  id: string;
+  object: Raw;
+  /** The step failed (reported as the resource's diagnostic); the SDK is told with Result FAIL. */
+  failed?: boolean;
+}
+
 /** Deployment: the steps of one preview/up/refresh/destroy, and their counts. */
 export class Deployment implements MonitorHandler {
-  readonly counts: Partial<Record<StepOp, number>> = {};
-  readonly errors: string[] = [];
+  readonly counts: Partial<Record<CountKey, number>> = {};
+  /** The resources whose step failed, each with its message (the engine's per-resource diagnostics). */
+  readonly failures: ResourceFailure[] = [];
   private readonly registered = new Set<string>();
+  /**
+   * The steps of this operation by the resource type and object their provider's progress lines name. Kept
+   * after a step ends: the host may print a call's last line just before it answers, and the two travel apart.
+   */
+  private readonly progressTargets = new Map<string, { op: StepOp; type: string; name: string; verb: string }>();
   private readonly qualifiedTypes = new Map<string, string>();
   private stackUrn = '';
   private stackOutputs: { outputs: Raw; secretKeys: string[] } | undefined;
@@ -41,8 +66,19 @@ export class Deployment implements MonitorHandler {
     return this.o.state;
   }
 
-  private count(op: StepOp): void {
+  private count(op: CountKey): void {
     this.counts[op] = (this.counts[op] ?? 0) + 1;
+  }
+
+  /** A failed step: counted as failed, never as the change it attempted, and reported once under the resource. */
+  private fail(r: { type: string; name: string }, err: unknown): void {
+    this.count('failed');
+    this.failures.push({ type: r.type, name: r.name, message: err instanceof Error ? err.message : String(err) });
+  }
+
+  /** Every failure as "<name>: <message>". */
+  get errors(): string[] {
+    return this.failures.map((f) => `${f.name}: ${f.message}`);
   }
 
   /** Changes planned or made (everything but unchanged and reads). */
@@ -74,12 +110,17 @@ export class Deployment implements MonitorHandler {
     this.o.store.save(this.state);
   }
 
-  /** Runs `work`, printing progress lines while it waits and the step's result when it ends. */
-  private async timed<T>(op: StepOp, r: { type: string; name: string }, verb: string, work: () => Promise<T>): Promise<T> {
+  /**
+   * Runs `work` on the resource whose properties are `props`, printing progress lines while it waits (the time
+   * taken, and the provider's own progress lines about its object) and the step's result when it ends.
+   */
+  private async timed<T>(op: StepOp, r: { type: string; name: string }, props: Raw, verb: string, work: () => Promise<T>): Promise<T> {
     const started = Date.now();
     const seconds = () => `${((Date.now() - started) / 1000).toFixed(1)}s`;
     this.o.display.step(op, r.type, r.name, `${verb}...`);
     const timer = setInterval(() => this.o.display.step(op, r.type, r.name, `${verb}... (${seconds()})`), this.o.progressEveryMs ?? 5000);
+    const key = progressKey(r.type, props);
+    this.progressTargets.set(key, { op, type: r.type, name: r.name, verb });
     try {
       const result = await work();
       this.o.display.step(op, r.type, r.name, `${pastTense(verb)} (${seconds()})`);
@@ -92,7 +133,22 @@ export class Deployment implements MonitorHandler {
     }
   }
 
-  async register(reg: Registration): Promise<{ urn: string; id: string; object: Raw }> {
+  /**
+   * A line the provider printed on the host's standard output. Its progress lines ("HarvesterMachinePool
+   * default/workers: 2/3 VMs ready; …") go under the resource being worked on; anything else is shown as is.
+   */
+  providerOutput(line: string): void {
+    const progress = parseProgressLine(line);
+    const step = progress && this.progressTargets.get(`${progress.resource} ${progress.object}`);
+    if (step) this.o.display.step(step.op, step.type, step.name, `${step.verb}... ${progress.text}`);
+    else this.o.display.line(`    ${line}`);
+  }
+
+  /**
+   * A failed step answers like the engine answers an SDK that supports result reporting: Result FAIL, so the
+   * SDK fails that resource's outputs (and what depends on them) while the program's other resources go on.
+   */
+  async register(reg: Registration): Promise<RegisterAnswer> {
     const urn = this.urnFor(reg.type, reg.name, reg.parent);
     this.registered.add(urn);
     if (reg.type === STACK_TYPE) this.stackUrn = urn;
@@ -104,13 +160,12 @@ export class Deployment implements MonitorHandler {
     try {
       return await this.step(urn, reg);
     } catch (err) {
-      const message = err instanceof Error ? err.message : String(err);
-      this.errors.push(`${reg.name}: ${message}`);
-      throw new Error(message);
+      this.fail(reg, err);
+      return { urn, id: '', object: {}, failed: true };
     }
   }
 
-  private async step(urn: string, reg: Registration): Promise<{ urn: string; id: string; object: Raw }> {
+  private async step(urn: string, reg: Registration): Promise<RegisterAnswer> {
     const { host, dryRun, display } = this.o;
     const { plain, secretKeys: secretInputs } = unwrapSecrets(reg.object);
     const secretKeys = [...new Set([...secretInputs, ...reg.additionalSecretOutputs])].sort();
@@ -127,13 +182,14 @@ export class Deployment implements MonitorHandler {
     const base = { urn, type: reg.type, name: reg.name, secretKeys };
 
     if (!old) {
-      this.count('create');
       if (dryRun) {
+        this.count('create');
         display.step('create', reg.type, reg.name, 'create');
         return result('', inputs);
       }
-      const created = await this.guard(base, inputs, () => this.timed('create', reg, 'creating', () => host.create(urn, inputs)));
+      const created = await this.guard(base, inputs, () => this.timed('create', reg, inputs, 'creating', () => host.create(urn, inputs)));
       this.record({ ...base, id: created.id, inputs, outputs: created.properties });
+      this.count('create');
       return result(created.id, created.properties);
     }
 
@@ -146,25 +202,26 @@ export class Deployment implements MonitorHandler {
     if (!details.length) details.push('(the live objects differ from the recorded state; see `drift` after a refresh)');
     const replace = diff.replaces.length > 0;
     const op: StepOp = replace ? 'replace' : 'update';
-    this.count(op);
+    display.step(op, reg.type, reg.name, op, details);
     if (dryRun) {
-      display.step(op, reg.type, reg.name, op, details);
+      this.count(op);
       return result(old.id, inputs);
     }
-    display.step(op, reg.type, reg.name, op, details);
     if (!replace) {
-      const updated = await this.guard({ ...base, id: old.id }, inputs, () => this.timed(op, reg, 'updating', () => host.update(urn, old.id, old.outputs, inputs)));
+      const updated = await this.guard({ ...base, id: old.id }, inputs, () => this.timed(op, reg, inputs, 'updating', () => host.update(urn, old.id, old.outputs, inputs)));
       this.record({ ...base, id: old.id, inputs, outputs: updated.properties });
+      this.count(op);
       return result(old.id, updated.properties);
     }
     const deleteFirst = diff.deleteBeforeReplace || reg.deleteBeforeReplace;
     if (deleteFirst) {
-      await this.timed('delete', reg, 'deleting original', () => host.delete(urn, old.id, old.outputs));
+      await this.timed('delete', reg, old.outputs, 'deleting original', () => host.delete(urn, old.id, old.outputs));
       this.forget(urn);
     }
-    const created = await this.guard(base, inputs, () => this.timed('create', reg, 'creating replacement', () => host.create(urn, inputs)));
-    if (!deleteFirst) await this.timed('delete', reg, 'deleting original', () => host.delete(urn, old.id, old.outputs));
+    const created = await this.guard(base, inputs, () => this.timed('create', reg, inputs, 'creating replacement', () => host.create(urn, inputs)));
+    if (!deleteFirst) await this.timed('delete', reg, old.outputs, 'deleting original', () => host.delete(urn, old.id, old.outputs));
     this.record({ ...base, id: created.id, inputs, outputs: created.properties });
+    this.count(op);
     return result(created.id, created.properties);
   }
 
@@ -197,9 +254,20 @@ export class Deployment implements MonitorHandler {
     this.stackOutputs = { outputs: plain, secretKeys };
   }
 
+  /**
+   * The program's log lines. An error that only repeats a failure already reported under its resource (the
+   * SDK's unhandled-error report of the failed registration, stack and all) is not shown again: the resource's
+   * diagnostic says it once, as under the Pulumi CLI.
+   */
   log(severity: 'debug' | 'info' | 'warning' | 'error', message: string): void {
     if (severity === 'debug') return;
+    if (severity === 'error' && this.repeatsReportedFailure(message)) return;
     for (const line of message.trimEnd().split('\n')) this.o.display.line(`    ${severity === 'info' ? '' : `${severity}: `}${line}`);
+  }
+
+  private repeatsReportedFailure(message: string): boolean {
+    const named = SDK_REGISTRATION_FAILED.flatMap((re) => [...message.matchAll(re)].map((m) => m[1]));
+    return named.length > 0 && named.every((name) => this.failures.some((f) => f.name === name));
   }
 
   /**
@@ -231,16 +299,17 @@ export class Deployment implements MonitorHandler {
   }
 
   private async deleteOne(r: ResourceState): Promise<void> {
-    this.count('delete');
     if (this.o.dryRun) {
+      this.count('delete');
       this.o.display.step('delete', r.type, r.name, 'delete');
       return;
     }
     try {
-      await this.timed('delete', r, 'deleting', () => this.o.host.delete(r.urn, r.id, r.outputs));
+      await this.timed('delete', r, r.outputs, 'deleting', () => this.o.host.delete(r.urn, r.id, r.outputs));
       this.forget(r.urn);
+      this.count('delete');
     } catch (err) {
-      this.errors.push(`${r.name}: ${err instanceof Error ? err.message : String(err)}`);
+      this.fail(r, err);
     }
   }
 
@@ -260,7 +329,7 @@ export class Deployment implements MonitorHandler {
           Object.assign(r, { id: read.id, outputs: read.properties, inputs: read.inputs ?? r.inputs });
         }
       } catch (err) {
-        this.errors.push(`${r.name}: ${err instanceof Error ? err.message : String(err)}`);
+        this.fail(r, err);
         this.o.display.step('refresh', r.type, r.name, '**refresh failed**');
       }
     }
@@ -270,6 +339,11 @@ export class Deployment implements MonitorHandler {
   get outputs(): { outputs: Raw; secretKeys: string[] } {
     return this.stackOutputs ?? { outputs: this.state.outputs, secretKeys: this.state.outputSecretKeys };
   }
+}
+
+/** "pulumi-nodejs:dynamic/harvester:HarvesterMachinePool" and { namespace, name } → "HarvesterMachinePool default/workers". */
+function progressKey(type: string, props: Raw): string {
+  return `${type.slice(type.lastIndexOf(':') + 1)} ${progressObject(props)}`;
 }
 
 function pastTense(verb: string): string {

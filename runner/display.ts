@@ -11,6 +11,16 @@ export type StepOp = 'create' | 'update' | 'replace' | 'delete' | 'same' | 'refr
 
 export const STEP_SIGN: Record<StepOp, string> = { create: '+', update: '~', replace: '+-', delete: '-', same: ' ', refresh: '~', read: '>' };
 
+/** What the summary counts: the steps done (or planned), and the steps that failed (never counted as done). */
+export type CountKey = StepOp | 'failed';
+
+/** A resource whose step failed, with the provider's message: one diagnostic under the resource. */
+export interface ResourceFailure {
+  type: string;
+  name: string;
+  message: string;
+}
+
 /** Properties never shown: the serialized provider is noise to a reader. */
 const HIDDEN = new Set(['__provider']);
 
@@ -87,8 +97,21 @@ export class Display {
     this.sink('');
   }
 
-  summary(counts: Partial<Record<StepOp, number>>, verb: 'to' | 'done'): void {
-    const words: Record<StepOp, [string, string]> = {
+  /** The failed resources, each under its own heading with its message once, as in Pulumi's Diagnostics. */
+  diagnostics(failures: readonly ResourceFailure[]): void {
+    if (!failures.length) return;
+    this.sink('Diagnostics:');
+    for (const f of failures) {
+      this.sink(`  ${shortType(f.type)} (${f.name}):`);
+      const [first, ...rest] = f.message.trimEnd().split('\n');
+      this.sink(`    error: ${first}`);
+      for (const line of rest) this.sink(`    ${line}`);
+      this.sink('');
+    }
+  }
+
+  summary(counts: Partial<Record<CountKey, number>>, verb: 'to' | 'done'): void {
+    const words: Record<CountKey, [string, string]> = {
       create: ['to create', 'created'],
       update: ['to update', 'updated'],
       replace: ['to replace', 'replaced'],
@@ -96,11 +119,13 @@ export class Display {
       same: ['unchanged', 'unchanged'],
       refresh: ['to refresh', 'refreshed'],
       read: ['to read', 'read'],
+      failed: ['failed', 'failed'],
     };
     this.sink('Resources:');
-    const ops = (Object.keys(words) as StepOp[]).filter((op) => counts[op]);
-    if (!ops.length) this.sink('    no resources');
-    for (const op of ops) this.sink(`    ${op === 'same' ? '' : `${STEP_SIGN[op]} `}${counts[op]} ${words[op][verb === 'to' ? 0 : 1]}`);
+    const keys = (Object.keys(words) as CountKey[]).filter((key) => counts[key]);
+    if (!keys.length) this.sink('    no resources');
+    const sign = (key: CountKey) => (key === 'same' || key === 'failed' ? '' : `${STEP_SIGN[key]} `);
+    for (const key of keys) this.sink(`    ${sign(key)}${counts[key]} ${words[key][verb === 'to' ? 0 : 1]}`);
     this.sink('');
   }
 }

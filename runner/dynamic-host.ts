@@ -50,6 +50,11 @@ export interface DynamicHostOptions {
   callTimeoutMs?: number;
   /** Receives the host's stderr lines. @default dropped */
   onLog?: (line: string) => void;
+  /**
+   * Receives the host's stdout lines after the port line: what the provider prints, e.g. its progress lines
+   * (provider/host/progress.ts), which the Pulumi CLI shows as messages. @default dropped
+   */
+  onOutput?: (line: string) => void;
 }
 
 /** DynamicHost: one running host process and a gRPC client to it. */
@@ -68,7 +73,8 @@ export class DynamicHost {
 
   /** start spawns the host and connects to it. */
   static async start(options: DynamicHostOptions): Promise<DynamicHost> {
-    const hostPath = require.resolve('@pulumi/pulumi/cmd/dynamic-provider');
+    // The program's own @pulumi/pulumi, as the Pulumi CLI starts it (ours when the folder has none).
+    const hostPath = require.resolve('@pulumi/pulumi/cmd/dynamic-provider', { paths: [options.cwd, __dirname] });
     // The argument is the engine's address: required, never dialled by the dynamic host.
     const child = spawn(process.execPath, [hostPath, '127.0.0.1:1'], {
       cwd: options.cwd,
@@ -84,7 +90,10 @@ export class DynamicHost {
     const port = await new Promise<number>((resolve, reject) => {
       const lines = createInterface({ input: child.stdout! });
       const timer = setTimeout(() => reject(new Error(`the dynamic-provider host printed no port within 30 s:\n${stderr.join('\n')}`)), 30_000);
-      lines.once('line', (line) => {
+      let portRead = false;
+      lines.on('line', (line) => {
+        if (portRead) return options.onOutput?.(line);
+        portRead = true;
         clearTimeout(timer);
         const port = Number(line.trim());
         if (Number.isInteger(port) && port > 0) resolve(port);

@@ -24,7 +24,8 @@ export interface Registration {
 
 /** What the monitor asks of the deployment. */
 export interface MonitorHandler {
-  register(reg: Registration): Promise<{ urn: string; id: string; object: Raw }>;
+  /** `failed`: the step failed and was reported; the SDK is answered Result FAIL (it asks for result reporting). */
+  register(reg: Registration): Promise<{ urn: string; id: string; object: Raw; failed?: boolean }>;
   read(req: { type: string; name: string; parent: string; id: string; properties: Raw; additionalSecretOutputs: string[] }): Promise<{ urn: string; properties: Raw }>;
   registerOutputs(urn: string, outputs: Raw): void;
   log(severity: 'debug' | 'info' | 'warning' | 'error', message: string, urn: string, ephemeral: boolean): void;
@@ -82,6 +83,7 @@ export class MonitorServer {
             res.setUrn(out.urn);
             res.setId(out.id);
             res.setObject(structproto.Struct.fromJavaScript(out.object));
+            if (out.failed) res.setResult(resproto.Result.FAIL);
             callback(null, res);
           }, (err) => fail(callback, err));
       },

@@ -4,7 +4,7 @@
  * state in a local file (state.ts).
  */
 import { Deployment } from './deployment';
-import { Display, type Sink, stdoutSink } from './display';
+import { Display, type CountKey, type ResourceFailure, type Sink, stdoutSink } from './display';
 import { DynamicHost } from './dynamic-host';
 import { MonitorServer } from './monitor';
 import { runProgram } from './program';
@@ -15,8 +15,10 @@ type Raw = Record<string, unknown>;
 export type OperationKind = 'preview' | 'up' | 'refresh' | 'destroy';
 
 export interface StackOptions {
-  /** The compiled program. */
+  /** The program: a file, or a folder resolved as Pulumi does (package.json main, else index.js). */
   program: string;
+  /** The entry point is TypeScript (run under ts-node). */
+  typescript?: boolean;
   /** The program's folder; `require("harvester-iac/provider")` in the host resolves from here. */
   pwd: string;
   project: string;
@@ -45,6 +47,7 @@ export interface OperationResult {
   changes: number;
   counts: Record<string, number>;
   outputs: Raw;
+  /** Every error: "<resource>: <message>" for each failed step, then the operation's own. */
   errors: string[];
 }
 
@@ -59,30 +62,35 @@ export async function runOperation(kind: OperationKind, stack: StackOptions, opt
   const dryRun = kind === 'preview';
   const titles: Record<OperationKind, string> = { preview: 'Previewing update', up: 'Updating', refresh: 'Refreshing', destroy: 'Destroying' };
   display.line(`${titles[kind]} (${stack.project}/${stack.stack}):`);
-  const host = await DynamicHost.start({ cwd: stack.pwd, project: stack.project, env: stack.hostEnv });
+  // What the provider prints (its progress lines) goes under the resource the current deployment works on.
+  let current: Deployment | undefined;
+  const onOutput = (line: string) => (current ? current.providerOutput(line) : display.line(`    ${line}`));
+  const host = await DynamicHost.start({ cwd: stack.pwd, project: stack.project, env: stack.hostEnv, onOutput });
+  const failures: ResourceFailure[] = [];
   const errors: string[] = [];
   let changes = 0;
-  let counts: Record<string, number> = {};
+  let counts: Partial<Record<CountKey, number>> = {};
   let outputs: Raw = {};
   let programOk = true;
+  let outputsShown: (() => void) | undefined;
   try {
     await host.configure(stack.config);
-    const deployment = (dry: boolean) => new Deployment({ host, state, store, dryRun: dry, display, progressEveryMs: stack.progressEveryMs });
+    const deployment = (dry: boolean) => (current = new Deployment({ host, state, store, dryRun: dry, display, progressEveryMs: stack.progressEveryMs }));
     if (kind === 'refresh' || options.refresh) {
       const refresh = deployment(false);
       await refresh.refreshAll(kind === 'refresh' || kind === 'up');
-      errors.push(...refresh.errors);
+      failures.push(...refresh.failures);
       if (kind === 'refresh') {
         changes = refresh.changeCount + (refresh.counts.refresh ?? 0);
-        counts = refresh.counts as Record<string, number>;
+        counts = refresh.counts;
       }
     }
     if (kind === 'destroy') {
       const d = deployment(false);
       await d.destroyAll();
-      errors.push(...d.errors);
+      failures.push(...d.failures);
       changes = d.changeCount;
-      counts = d.counts as Record<string, number>;
+      counts = d.counts;
     } else if (kind !== 'refresh') {
       const d = deployment(dryRun);
       const server = await MonitorServer.start(d);
@@ -90,6 +98,7 @@ export async function runOperation(kind: OperationKind, stack: StackOptions, opt
       try {
         code = await runProgram({
           program: stack.program,
+          typescript: stack.typescript,
           pwd: stack.pwd,
           project: stack.project,
           stack: stack.stack,
@@ -104,21 +113,25 @@ export async function runOperation(kind: OperationKind, stack: StackOptions, opt
       }
       programOk = code === 0;
       await d.finish(programOk);
-      errors.push(...d.errors);
-      if (!programOk && !d.errors.length) errors.push(`the program exited with code ${code}`);
+      failures.push(...d.failures);
+      if (!programOk && !d.failures.length) errors.push(`the program exited with code ${code}`);
       changes = d.changeCount;
-      counts = d.counts as Record<string, number>;
+      counts = d.counts;
       outputs = d.outputs.outputs;
-      display.line('');
-      display.outputs(d.outputs.outputs, d.outputs.secretKeys);
+      outputsShown = () => display.outputs(d.outputs.outputs, d.outputs.secretKeys);
     }
   } finally {
     await host.stop();
   }
+  // Pulumi's order: the failed resources' diagnostics, the outputs, the summary, then what failed overall.
+  display.line('');
+  display.diagnostics(failures);
+  outputsShown?.();
   display.summary(counts, kind === 'preview' ? 'to' : 'done');
   if (kind === 'preview' && options.expectNoChanges && changes > 0) {
     errors.push(`--expect-no-changes: the preview has ${changes} change(s)`);
   }
   for (const e of errors) display.line(`error: ${e}`);
-  return { ok: errors.length === 0 && programOk, changes, counts, outputs, errors };
+  const all = [...failures.map((f) => `${f.name}: ${f.message}`), ...errors];
+  return { ok: all.length === 0 && programOk, changes, counts: counts as Record<string, number>, outputs, errors: all };
 }

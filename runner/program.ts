@@ -11,6 +11,8 @@ export interface ProgramRun {
   program: string;
   /** Working directory of the program (the folder of its Pulumi.yaml). */
   pwd: string;
+  /** The entry point is TypeScript: run it under ts-node, as Pulumi's language host does. */
+  typescript?: boolean;
   project: string;
   stack: string;
   dryRun: boolean;
@@ -23,7 +25,8 @@ export interface ProgramRun {
 
 /** runProgram resolves with the program's exit code. */
 export function runProgram(run: ProgramRun): Promise<number> {
-  const runner = require.resolve('@pulumi/pulumi/cmd/run');
+  // The program's own @pulumi/pulumi runs it, as under the Pulumi CLI: one SDK copy in the program's process.
+  const runner = require.resolve('@pulumi/pulumi/cmd/run', { paths: [run.pwd, __dirname] });
   const args = [
     runner,
     `--monitor=${run.monitorAddress}`,
@@ -41,6 +44,7 @@ export function runProgram(run: ProgramRun): Promise<number> {
       ...process.env,
       PULUMI_CONFIG: JSON.stringify(run.config),
       PULUMI_CONFIG_SECRET_KEYS: JSON.stringify(run.secretConfigKeys),
+      ...(run.typescript ? { PULUMI_NODEJS_TYPESCRIPT: 'true' } : {}),
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

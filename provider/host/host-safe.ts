@@ -7,11 +7,13 @@
  * - a partial failure's properties carry `__provider`, or the next refresh/destroy of that resource fails (trap 2);
  * - check failures on a secret or connection input are reported on property "" with the input named in the
  *   reason: the CLI may print the value of the property it is given (trap 8, pulumi/pulumi#19465);
- * - connection inputs never reach diff (trap 9: rotating credentials is not a change of the resource).
+ * - connection inputs never reach diff (trap 9: rotating credentials is not a change of the resource);
+ * - when a call that works on the cluster ends, the last progress line held back about its object is printed.
  */
 import { redact } from '../client/redact';
 import { ResourceInitError } from '../core/errors';
 import { CONNECTION_INPUTS, STACK_CONFIG_KEYS, configureConnection } from '../core/connection';
+import { progressObject } from '../core/progress';
 import type { CheckFailure, ResourceProvider } from '../core/types';
 import { plainJson, withoutNulls } from './plain-json';
 
@@ -33,6 +35,8 @@ export interface HostSafeOptions {
   resource: string;
   /** Inputs that are secret (their failures move to property ""). */
   secretInputs: readonly string[];
+  /** The progress sink the resource's handlers report to (provider/host/progress.ts). */
+  progress?: { flush(resource: string, object: string): void };
 }
 
 /** cap shortens a text to MESSAGE_LIMIT, saying how much was left out. */
@@ -78,7 +82,7 @@ function withoutKeys(raw: Raw | undefined, keys: readonly string[]): Raw {
 /** hostSafe returns the handlers wrapped; see the file header. */
 export function hostSafe(provider: ResourceProvider, options: HostSafeOptions): HostProvider {
   const hidden = new Set([...options.secretInputs, ...CONNECTION_INPUTS]);
-  const guard = async <T>(operation: string, run: () => Promise<T>, providerText?: unknown): Promise<T> => {
+  const guard = async <T>(operation: string, run: () => Promise<T>, providerText?: unknown, subject?: Raw): Promise<T> => {
     try {
       return plainJson(await run());
     } catch (err) {
@@ -89,6 +93,8 @@ export function hostSafe(provider: ResourceProvider, options: HostSafeOptions): 
         throw new ResourceInitError(err.id, properties, reasons, err.cause);
       }
       throw asError(err, operation, options.resource);
+    } finally {
+      if (subject) options.progress?.flush(options.resource, progressObject(subject));
     }
   };
   return {
@@ -104,10 +110,10 @@ export function hostSafe(provider: ResourceProvider, options: HostSafeOptions): 
       }),
     // Connection settings are not part of the resource: changing or rotating them is no change (trap 9).
     diff: (id, olds, news) => guard('diff', () => provider.diff(id, withoutKeys(olds, CONNECTION_INPUTS), withoutKeys(withoutNulls(news), CONNECTION_INPUTS))),
-    create: (inputs) => guard('create', () => provider.create(withoutNulls(inputs)), inputs?.__provider),
+    create: (inputs) => guard('create', () => provider.create(withoutNulls(inputs)), inputs?.__provider, inputs),
     read: (id, props) => guard('read', () => provider.read(id, props)),
-    update: (id, olds, news) => guard('update', () => provider.update(id, olds, withoutNulls(news)), news?.__provider ?? olds?.__provider),
-    delete: (id, props) => guard('delete', () => provider.delete(id, props)),
+    update: (id, olds, news) => guard('update', () => provider.update(id, olds, withoutNulls(news)), news?.__provider ?? olds?.__provider, news),
+    delete: (id, props) => guard('delete', () => provider.delete(id, props), undefined, props),
   };
 }
 

@@ -14,6 +14,7 @@
  * - delete: refused while addresses are allocated, naming the load balancers holding them; then waits until gone.
  */
 import { waitFor, waitForDeletion } from '../../await';
+import { progressFor, type ProgressSink } from '../../core/progress';
 import { HarvesterClient } from '../../client/harvester-client';
 import type { IPPool } from '../../client/objects';
 import { assertOwned, isOwnedBy, notOwnedError } from '../../client/ownership';
@@ -33,6 +34,8 @@ type Raw = Record<string, unknown>;
 
 export interface IPPoolProviderOptions {
   connect?: (options: { kubeconfig?: string; context?: string }) => Promise<HarvesterClient>;
+  /** Progress lines of the waits and the pool they are about. @default dropped */
+  onProgress?: ProgressSink;
 }
 
 const fail = (property: string, reason: string): CheckFailure => ({ property, reason: `${property}: ${reason}` });
@@ -129,6 +132,7 @@ export function createIPPoolProvider(options: IPPoolProviderOptions = {}) {
       timeoutMs: parseDuration(inputs.timeouts[op]) ?? 120_000,
       what: `IPPool ${inputs.name} to be Ready`,
       timeoutOption: `timeouts.${op}`,
+      onProgress: progressFor(options.onProgress, inputs),
       check: ([p]) => poolReadiness(inputs.name, p),
     });
     return pool;
@@ -182,7 +186,7 @@ export function createIPPoolProvider(options: IPPoolProviderOptions = {}) {
         );
       }
       await client.ipPools.delete(name, { owner: poolOwner(name) });
-      await waitForDeletion<IPPool>({ resource: client.ipPools, name, timeoutMs: parseDuration(recorded.timeouts?.delete ?? '2m') ?? 120_000, timeoutOption: 'timeouts.delete', what: `IPPool ${name} to be deleted` });
+      await waitForDeletion<IPPool>({ resource: client.ipPools, name, timeoutMs: parseDuration(recorded.timeouts?.delete ?? '2m') ?? 120_000, timeoutOption: 'timeouts.delete', what: `IPPool ${name} to be deleted`, onProgress: progressFor(options.onProgress, { name }) });
     },
   };
 }

@@ -123,6 +123,7 @@ export async function waitForServiceAddress(
   harvester: HarvesterClient,
   inputs: LoadBalancerInputs,
   op: 'create' | 'update',
+  onProgress?: (line: string) => void,
 ): Promise<{ svc: Service; lb: LoadBalancer | undefined }> {
   const [svc] = await waitFor<Service>({
     resource: guest.services,
@@ -131,6 +132,7 @@ export async function waitForServiceAddress(
     timeoutMs: parseDuration(inputs.timeouts[op]) ?? 300_000,
     what: `guest Service ${inputs.namespace}/${inputs.name} to get a load-balancer address`,
     timeoutOption: `timeouts.${op}`,
+    onProgress,
     check: ([s]) => {
       const ip = s?.status?.loadBalancer?.ingress?.[0]?.ip;
       return ip
@@ -148,11 +150,11 @@ export function harvesterSide(harvester: HarvesterClient, inputs: LoadBalancerIn
 }
 
 /** Deletes the Service and waits until the cloud provider has removed the Harvester side (address released). */
-export async function deleteService(guest: HarvesterClient, harvester: HarvesterClient, inputs: LoadBalancerInputs, svc: Service): Promise<void> {
+export async function deleteService(guest: HarvesterClient, harvester: HarvesterClient, inputs: LoadBalancerInputs, svc: Service, onProgress?: (line: string) => void): Promise<void> {
   const lbName = loadBalancerName(inputs.guestClusterName!, inputs.namespace, inputs.name, String(svc.metadata.uid ?? ''));
   const timeoutMs = parseDuration(inputs.timeouts.delete) ?? 300_000;
   await guest.services.delete(inputs.name, { namespace: inputs.namespace, owner: lbOwner(inputs.name) });
-  await waitForDeletion<Service>({ resource: guest.services, namespace: inputs.namespace, name: inputs.name, timeoutMs, timeoutOption: 'timeouts.delete', what: `guest Service ${inputs.namespace}/${inputs.name} to be deleted` });
+  await waitForDeletion<Service>({ resource: guest.services, namespace: inputs.namespace, name: inputs.name, timeoutMs, timeoutOption: 'timeouts.delete', what: `guest Service ${inputs.namespace}/${inputs.name} to be deleted`, onProgress });
   await waitForDeletion<LoadBalancer>({
     resource: harvester.loadBalancers,
     namespace: inputs.cloudProviderNamespace,
@@ -160,5 +162,6 @@ export async function deleteService(guest: HarvesterClient, harvester: Harvester
     timeoutMs,
     timeoutOption: 'timeouts.delete',
     what: `LoadBalancer ${inputs.cloudProviderNamespace}/${lbName} (made by the guest's cloud provider) to be deleted`,
+    onProgress,
   });
 }

@@ -15,6 +15,7 @@
  * - delete: deletes it and waits until it is gone (Harvester's finalizer releases the address first).
  */
 import { waitFor, waitForDeletion } from '../../await';
+import { progressFor, type ProgressSink } from '../../core/progress';
 import { HarvesterClient } from '../../client/harvester-client';
 import type { LoadBalancer } from '../../client/objects';
 import { assertOwned, isOwnedBy, notOwnedError } from '../../client/ownership';
@@ -36,7 +37,8 @@ type Raw = Record<string, unknown>;
 
 export interface LoadBalancerProviderOptions {
   connect?: (options: { kubeconfig?: string; context?: string }) => Promise<HarvesterClient>;
-  onProgress?: (line: string) => void;
+  /** Progress lines of the waits and the load balancer they are about. @default dropped */
+  onProgress?: ProgressSink;
 }
 
 const fail = (property: string, reason: string): CheckFailure => ({ property, reason: `${property}: ${reason}` });
@@ -96,7 +98,7 @@ export function createLoadBalancerProvider(options: LoadBalancerProviderOptions 
     } else {
       await guest.services.create(desiredService(inputs));
     }
-    const { svc, lb } = await waitForServiceAddress(guest, harvester, inputs, op);
+    const { svc, lb } = await waitForServiceAddress(guest, harvester, inputs, op, progressFor(options.onProgress, inputs));
     return serviceOutputs(inputs, svc, lb);
   }
 
@@ -163,7 +165,7 @@ export function createLoadBalancerProvider(options: LoadBalancerProviderOptions 
       timeoutMs: parseDuration(inputs.timeouts[op]) ?? 300_000,
       what: `LoadBalancer ${inputs.namespace}/${inputs.name} to get an address and be Ready`,
       timeoutOption: `timeouts.${op}`,
-      onProgress: options.onProgress,
+      onProgress: progressFor(options.onProgress, inputs),
       check: ([current]) => {
         const { ready } = readyOf(current);
         const address = current?.status?.address ?? '';
@@ -248,7 +250,7 @@ export function createLoadBalancerProvider(options: LoadBalancerProviderOptions 
         const inputs = loadBalancerSchema.parse(recordedInputsOf(recorded));
         const guest = await guestFor(inputs);
         const svc = await guest.services.get(inputs.name, inputs.namespace);
-        if (svc && isOwnedBy(svc, lbOwner(inputs.name))) await deleteService(guest, await clientFor(inputs), inputs, svc);
+        if (svc && isOwnedBy(svc, lbOwner(inputs.name))) await deleteService(guest, await clientFor(inputs), inputs, svc, progressFor(options.onProgress, inputs));
         return;
       }
       const client = await clientFor(recorded);
@@ -263,6 +265,7 @@ export function createLoadBalancerProvider(options: LoadBalancerProviderOptions 
         timeoutMs: parseDuration(recorded.timeouts?.delete ?? '5m') ?? 300_000,
         timeoutOption: 'timeouts.delete',
         what: `LoadBalancer ${lbNamespace}/${lbName} to be deleted and its address released`,
+        onProgress: progressFor(options.onProgress, { namespace: lbNamespace, name: lbName }),
       });
     },
   };

@@ -25,6 +25,7 @@ import { ProviderError, ResourceInitError, errorMessage } from '../../core/error
 import { parseDuration } from '../../core/duration';
 import type { CheckResult, CreateResult, DiffResult, ReadResult, UpdateResult } from '../../core/types';
 import { isUnknown } from '../../core/unknowns';
+import { progressFor, type ProgressSink } from '../../core/progress';
 import { WRITE_PARALLELISM, applySteps, awaitGone, deleteMachine, deleteVolumes, type PoolTarget } from './apply';
 import { guestAgentIn } from './cloud-config';
 import { checkAgainstCluster } from './cluster-checks';
@@ -48,8 +49,8 @@ export interface MachinePoolProviderOptions {
   connect?: (options: { kubeconfig?: string; context?: string }) => Promise<HarvesterClient>;
   /** Clock of deadlines and waits. @default the system clock */
   clock?: Clock;
-  /** Progress lines ("2/3 VMs ready; …"). @default dropped */
-  onProgress?: (line: string) => void;
+  /** Progress lines ("2/3 VMs ready; …") and the pool they are about. @default dropped */
+  onProgress?: ProgressSink;
   /** Writes in flight at most. @default WRITE_PARALLELISM (apply.ts) */
   parallelism?: number;
 }
@@ -129,7 +130,7 @@ export function createMachinePoolProvider(options: MachinePoolProviderOptions = 
       agentInUserData: inputs.guestAgent === 'install' ? 'yes' : guestAgentIn(inputs.userData),
       clock,
       parallelism: options.parallelism,
-      onProgress: options.onProgress,
+      onProgress: progressFor(options.onProgress, inputs),
     };
     await applySteps(plan.steps, applyOptions);
     // One observation (one round trip: the lists run in parallel) gives both the outputs and, with volumeDeletion
@@ -264,7 +265,7 @@ export function createMachinePoolProvider(options: MachinePoolProviderOptions = 
         guestAgent: recorded.guestAgent ?? 'install',
         agentInUserData: 'unknown' as const,
         clock,
-        onProgress: options.onProgress,
+        onProgress: progressFor(options.onProgress, identity),
       };
       const parallelism = options.parallelism ?? WRITE_PARALLELISM;
       await mapLimit(observed.machines.filter((m) => !m.deleting), parallelism, (m) => deleteMachine(m.name, claimNamesOf(m.vm), o));

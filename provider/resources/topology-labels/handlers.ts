@@ -32,6 +32,7 @@ import { listHosts } from './observe';
 import { distinctZones, driftOf, liveInputs, liveValue, ownerOfHost, previousOnHost, zoneWarning, type KeyValues, type LiveHost } from './plan';
 import { validateInputs } from './validate';
 import { syncSupport } from './versions';
+import { progressFor, type ProgressSink } from '../../core/progress';
 
 /** Injection points for tests and the SDK. */
 export interface TopologyLabelsProviderOptions {
@@ -39,8 +40,8 @@ export interface TopologyLabelsProviderOptions {
   connect?: (options: { kubeconfig?: string; context?: string }) => Promise<HarvesterClient>;
   /** Clock of the guest wait. @default the system clock */
   clock?: Clock;
-  /** Progress lines of the guest wait. @default dropped */
-  onProgress?: (line: string) => void;
+  /** Progress lines of the guest wait and the resource they are about. @default dropped */
+  onProgress?: ProgressSink;
   /** Warnings (fewer than three zones, guest versions, hosts left alone). @default written to stderr */
   onWarning?: (line: string) => void;
 }
@@ -137,7 +138,7 @@ export function createTopologyLabelsProvider(options: TopologyLabelsProviderOpti
           timeoutMs: parseDuration(inputs.guestSyncTimeout) ?? 600_000,
           timeoutText: inputs.guestSyncTimeout,
           clock,
-          onProgress: options.onProgress,
+          onProgress: progressFor(options.onProgress, inputs),
         });
       }
     }
