@@ -40,7 +40,7 @@ export async function startEngineHarness(options: EngineHarnessOptions = {}): Pr
   const t = await startTestEmulator({ harvester: { delays: { vmiSchedule: 10, vmiBoot: 30, guestAgent: 30, imageImport: 20 } }, ...options.emulator });
   const hosts: DynamicHost[] = [];
   const newHost = async (config: Record<string, string> = { 'harvester:kubeconfig': t.emulator.kubeconfig }) => {
-    const host = await DynamicHost.start({ cwd: repoRoot(), callTimeoutMs: HOST_CALL_TIMEOUT_MS, env: { KUBECONFIG: join(t.dir, 'no-such-kubeconfig') }, onLog: options.onHostLine });
+    const host = await DynamicHost.start({ cwd: repoRoot(), callTimeoutMs: HOST_CALL_TIMEOUT_MS, env: { KUBECONFIG: join(t.dir, 'no-such-kubeconfig') }, onLog: options.onHostLine, onOutput: options.onHostLine });
     hosts.push(host);
     await host.configure(config);
     return host;
