@@ -8,6 +8,7 @@
  */
 import { availableParallelism } from 'node:os';
 import { nowMs } from './measure';
+import { benchEmulatorRead } from './emulator-read';
 import { benchHostOverhead } from './host-overhead';
 import { benchLoadBalancer } from './load-balancer';
 import { benchPhysicalBound } from './physical-bound';
@@ -33,6 +34,7 @@ export const BENCHMARKS: Benchmark[] = [
   { name: 'store-list', run: benchStoreList },
   { name: 'store-watch', run: benchStoreWatch },
   { name: 'pool-plan', run: benchPoolPlan },
+  { name: 'emulator-read', run: benchEmulatorRead },
   { name: 'pool-create', emulator: true, run: benchPoolCreate },
   { name: 'pool-read', emulator: true, run: benchPoolRead },
   { name: 'load-balancer', emulator: true, run: benchLoadBalancer },

@@ -9,7 +9,8 @@ import { parse as parseYaml } from 'yaml';
 import { badRequest, methodNotAllowed, notFound, unsupportedMediaType } from './errors';
 import type { DeleteOptions, KindInfo, KubeObject, ListResult, PatchType, WatchOptions, WriteOptions } from './types';
 import { apiVersionOf } from './types';
-import { parseJsonBody, readBody, sendJson, warningHeaderValues } from './http-io';
+import { parseJsonBody, readBody, send, sendJson, warningHeaderValues } from './http-io';
+import { servedJson } from './served-json';
 import { intParam, parseDeleteOptions, parseWriteOptions } from './request-options';
 import type { ResourceRoute } from './router';
 import type { ObjectStore } from './store';
@@ -45,8 +46,13 @@ export interface ResourceHandlerDeps {
 /** Body media types the emulator decodes for create and update. */
 const BODY_TYPES = ['application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf'];
 
-function listBody(kind: KindInfo, result: ListResult): Record<string, unknown> {
-  return { apiVersion: apiVersionOf(kind), kind: kind.listKind, metadata: listMeta(result), items: result.items };
+/**
+ * The JSON text of a list: `JSON.stringify({apiVersion, kind, metadata, items})` written by concatenating each
+ * item's cached text (served-json.ts), so a LIST serializes only what changed since it was last served.
+ */
+function listJson(kind: KindInfo, result: ListResult): string {
+  const items = result.items.map((o) => servedJson(kind, o)).join(',');
+  return `{"apiVersion":${JSON.stringify(apiVersionOf(kind))},"kind":${JSON.stringify(kind.listKind)},"metadata":${JSON.stringify(listMeta(result))},"items":[${items}]}`;
 }
 
 function listMeta(result: ListResult): Record<string, unknown> {
@@ -142,7 +148,7 @@ export async function handleResource(r: ResourceRequest, deps: ResourceHandlerDe
 
   switch (r.verb) {
     case 'list': {
-      const result = store.list(kind, {
+      const result = store.listShared(kind, {
         namespace: ns,
         labelSelector: query.get('labelSelector') ?? undefined,
         fieldSelector: query.get('fieldSelector') ?? undefined,
@@ -153,7 +159,7 @@ export async function handleResource(r: ResourceRequest, deps: ResourceHandlerDe
         const body = buildTable(kind, result.items, { version: table, now: deps.now(), includeObject: parseIncludeObject(query.get('includeObject')), listMeta: listMeta(result) });
         sendJson(r.res, 200, body, tableContentType(table));
       } else {
-        sendJson(r.res, 200, listBody(kind, result));
+        send(r.res, 200, listJson(kind, result), 'application/json');
       }
       return;
     }
@@ -187,13 +193,13 @@ export async function handleResource(r: ResourceRequest, deps: ResourceHandlerDe
       return;
     }
     case 'get': {
-      const object = store.get(kind, ns, route.name!);
+      const object = store.getShared(kind, ns, route.name!);
       if (!object) throw notFound(kind, route.name!);
       if (table) {
         const body = buildTable(kind, [object], { version: table, now: deps.now(), includeObject: parseIncludeObject(query.get('includeObject')), listMeta: { resourceVersion: object.metadata.resourceVersion ?? '' } });
         sendJson(r.res, 200, body, tableContentType(table));
       } else {
-        sendJson(r.res, 200, object);
+        send(r.res, 200, servedJson(kind, object), 'application/json');
       }
       return;
     }

@@ -1,7 +1,8 @@
 /**
  * The store's in-memory tables: objects per kind keyed by namespace+name, with a cached sorted key list for
  * lists and continue tokens, plus two indexes the garbage collector needs (uid → object, owner uid →
- * dependents). Stored objects are frozen; replacing one swaps the reference.
+ * dependents), and per kind a label index for label-selected lists. Stored objects are frozen; replacing one
+ * swaps the reference.
  */
 import { KindInfo, KubeObject } from './types';
 
@@ -27,24 +28,73 @@ export interface ObjectRef {
   key: string;
 }
 
-/** Objects of one kind. */
+function byKey(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Objects of one kind, with a label index (key → value → object keys) for label-selected lists. */
 export class KindTable {
   readonly objects = new Map<string, KubeObject>();
   private sorted: string[] | undefined;
+  private readonly byLabel = new Map<string, Map<string, Set<string>>>();
 
   /** Keys in (namespace, name) order; cached until the key set changes. */
   sortedKeys(): string[] {
-    if (!this.sorted) this.sorted = [...this.objects.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    if (!this.sorted) this.sorted = [...this.objects.keys()].sort(byKey);
     return this.sorted;
   }
 
+  /**
+   * Keys, in (namespace, name) order, of the objects whose label `label` has one of `values`: a superset
+   * of what a selector requiring that label selects (the caller still matches the whole selector).
+   */
+  keysWithLabel(label: string, values: readonly string[]): string[] {
+    const byValue = this.byLabel.get(label);
+    if (!byValue) return [];
+    const keys: string[] = [];
+    for (const v of new Set(values)) for (const k of byValue.get(v) ?? []) keys.push(k);
+    return keys.sort(byKey);
+  }
+
+  /** How many objects carry label `label` with one of `values` (to pick the narrowest requirement). */
+  countWithLabel(label: string, values: readonly string[]): number {
+    const byValue = this.byLabel.get(label);
+    let n = 0;
+    for (const v of new Set(values)) n += byValue?.get(v)?.size ?? 0;
+    return n;
+  }
+
   set(key: string, obj: KubeObject): void {
-    if (!this.objects.has(key)) this.sorted = undefined;
+    const old = this.objects.get(key);
+    if (!old) this.sorted = undefined;
+    else this.indexLabels(key, old, false);
     this.objects.set(key, obj);
+    this.indexLabels(key, obj, true);
   }
 
   delete(key: string): void {
-    if (this.objects.delete(key)) this.sorted = undefined;
+    const old = this.objects.get(key);
+    if (!old) return;
+    this.indexLabels(key, old, false);
+    this.objects.delete(key);
+    this.sorted = undefined;
+  }
+
+  private indexLabels(key: string, obj: KubeObject, add: boolean): void {
+    for (const [label, value] of Object.entries(obj.metadata.labels ?? {})) {
+      let byValue = this.byLabel.get(label);
+      if (add) {
+        if (!byValue) this.byLabel.set(label, (byValue = new Map()));
+        let keys = byValue.get(value);
+        if (!keys) byValue.set(value, (keys = new Set()));
+        keys.add(key);
+      } else if (byValue) {
+        const keys = byValue.get(value);
+        keys?.delete(key);
+        if (keys?.size === 0) byValue.delete(value);
+        if (byValue.size === 0) this.byLabel.delete(label);
+      }
+    }
   }
 }
 

@@ -6,7 +6,7 @@
  */
 import { EventLog } from './event-log';
 import { StatusError, badRequest, expired } from './errors';
-import { parseFieldSelector, parseLabelSelector } from './selectors';
+import { LabelRequirement, LabelSelector, parseFieldSelector, parseLabelSelector } from './selectors';
 import { KindTable, objectKey, splitObjectKey } from './store-index';
 import { watcherMatches } from './store-watch';
 import { KindInfo, KubeObject, ListOptions } from './types';
@@ -79,6 +79,21 @@ function indexAfter(keys: string[], after: string): number {
   return lo;
 }
 
+/**
+ * For a selector with an `=`/`in` requirement, the sorted keys of the objects its narrowest such requirement
+ * admits (from the table's label index), instead of every key of the kind; undefined when none applies.
+ */
+function indexedKeys(table: KindTable, labels: LabelSelector): string[] | undefined {
+  let best: LabelRequirement | undefined;
+  let bestCount = Infinity;
+  for (const r of labels.requirements) {
+    if (r.operator !== 'equals' && r.operator !== 'in') continue;
+    const n = table.countWithLabel(r.key, r.values);
+    if (n < bestCount) [best, bestCount] = [r, n];
+  }
+  return best ? table.keysWithLabel(best.key, best.values) : undefined;
+}
+
 /** Serve one list request over a kind's table. */
 export function listTable(kind: KindInfo, kindKey: string, table: KindTable, log: EventLog, currentRv: number, options: ListOptions = {}): ListPage {
   const labels = parseLabelSelector(options.labelSelector);
@@ -88,7 +103,7 @@ export function listTable(kind: KindInfo, kindKey: string, table: KindTable, log
 
   let snapshotRv = currentRv;
   let objects = table.objects;
-  let keys = table.sortedKeys();
+  let keys = indexedKeys(table, labels) ?? table.sortedKeys();
   let start = 0;
   if (options.continue) {
     const token = decodeContinue(options.continue);

@@ -18,6 +18,7 @@ import { EventLog, LoggedEvent } from './event-log';
 import { FieldSelector, LabelSelector, parseFieldSelector, parseLabelSelector } from './selectors';
 import { parseResourceVersion } from './store-checks';
 import { KindTable } from './store-index';
+import { shared } from './served-json';
 import { clone, present } from './store-json';
 import { KindInfo, KubeObject, WatchEvent, WatchHandle, WatchOptions, apiVersionOf } from './types';
 
@@ -118,6 +119,8 @@ export interface Watcher {
   expired: boolean;
   /** Live events at or below this resourceVersion were already covered by the start (or asked to be skipped). */
   after: number;
+  /** Deliver the frozen stored objects themselves, not copies (served-json.ts): for readers that never mutate. */
+  shared: boolean;
 }
 
 /** Whether an object is inside a watcher's namespace and selectors. */
@@ -170,11 +173,11 @@ export class WatchHub {
     return n;
   }
 
-  /** Queue one event for one watcher; the object is copied at delivery. */
+  /** Queue one event for one watcher; the object is copied at delivery (unless the watcher takes it shared). */
   deliver(w: Watcher, type: WatchEvent['type'], object: KubeObject | Record<string, unknown>, raw = false): void {
     this.queue.enqueue(() => {
       if (w.stopped) return;
-      const out = raw ? clone(object) : present(w.kind, object as KubeObject);
+      const out = raw ? clone(object) : w.shared ? shared(w.kind, object as KubeObject) : present(w.kind, object as KubeObject);
       w.onEvent({ type, object: out });
     });
   }
@@ -212,6 +215,7 @@ export function openWatch(
   kindKey: string,
   options: WatchOptions,
   onEvent: (event: WatchEvent) => void,
+  sharedObjects = false,
 ): StoreWatchHandle {
   const { hub, log, table } = src;
   const w: Watcher = {
@@ -225,6 +229,7 @@ export function openWatch(
     stopped: false,
     expired: false,
     after: 0,
+    shared: sharedObjects,
   };
   const handle: StoreWatchHandle = {
     stop: () => hub.remove(w),

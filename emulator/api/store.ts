@@ -9,7 +9,8 @@
  *   admission → no-op check → generation → store + event. `dryRun` runs it all and stores nothing.
  * - Watch events are delivered asynchronously in write order (see store-watch.ts for the guarantee);
  *   `settle()` waits until delivery and garbage collection have caught up.
- * - Objects passed in are never retained; objects returned are copies.
+ * - Objects passed in are never retained; objects returned are copies (getShared/listShared: the frozen
+ *   stored objects themselves, for readers that do not mutate: the HTTP layer and hot controller reads).
  *
  * Watch bookmarks: `watch()` returns a StoreWatchHandle whose `bookmark()` queues a BOOKMARK with the
  * current resourceVersion (when the watch asked for bookmarks); the HTTP layer decides when to call it.
@@ -34,6 +35,7 @@ import {
 import { ObjectIndex, kindKeyOf, objectKey } from './store-index';
 import { clone, copyJson, deepFreeze, present, rfc3339 } from './store-json';
 import { listTable } from './store-list';
+import { shared } from './served-json';
 import { generateName, isNamespaceKind, validateObjectMeta } from './store-meta';
 import { bumpsGeneration, finalizersForDelete, isNoop, normalizeMeta, prepareUpdate, sameList } from './store-update';
 import { DeliveryQueue, StoreWatchHandle, WatchHub, openWatch } from './store-watch';
@@ -130,9 +132,24 @@ export class ObjectStore implements Store {
   }
 
   list(kind: KindInfo, options: ListOptions = {}): ListResult {
+    return this.listWith(kind, options, present);
+  }
+
+  /** get() without the copy: the frozen stored object (see served-json.ts); callers must not mutate it. */
+  getShared(kind: KindInfo, namespace: string | undefined, name: string): KubeObject | undefined {
+    const obj = this.index.get(kindKeyOf(kind), objectKey(kind.namespaced ? namespace : undefined, name));
+    return obj ? shared(kind, obj) : undefined;
+  }
+
+  /** list() without the copies: frozen stored objects (see served-json.ts); callers must not mutate them. */
+  listShared(kind: KindInfo, options: ListOptions = {}): ListResult {
+    return this.listWith(kind, options, shared);
+  }
+
+  private listWith(kind: KindInfo, options: ListOptions, serve: (kind: KindInfo, obj: KubeObject) => KubeObject): ListResult {
     const kindKey = kindKeyOf(kind);
     const page = listTable(kind, kindKey, this.index.table(kindKey), this.log, this.rv, options);
-    const result: ListResult = { items: page.items.map((o) => present(kind, o)), resourceVersion: page.resourceVersion };
+    const result: ListResult = { items: page.items.map((o) => serve(kind, o)), resourceVersion: page.resourceVersion };
     if (page.continue !== undefined) result.continue = page.continue;
     if (page.remainingItemCount !== undefined) result.remainingItemCount = page.remainingItemCount;
     return result;
@@ -384,7 +401,16 @@ export class ObjectStore implements Store {
   // ---------------------------------------------------------------- watch
 
   watch(kind: KindInfo, options: WatchOptions, onEvent: (event: WatchEvent) => void): StoreWatchHandle {
+    return this.openWatch(kind, options, onEvent, false);
+  }
+
+  /** watch() whose events carry the frozen stored objects, shared by every such watcher; never mutate them. */
+  watchShared(kind: KindInfo, options: WatchOptions, onEvent: (event: WatchEvent) => void): StoreWatchHandle {
+    return this.openWatch(kind, options, onEvent, true);
+  }
+
+  private openWatch(kind: KindInfo, options: WatchOptions, onEvent: (event: WatchEvent) => void, sharedObjects: boolean): StoreWatchHandle {
     const kindKey = kindKeyOf(kind);
-    return openWatch({ hub: this.hub, log: this.log, table: this.index.table(kindKey), rv: () => this.rv }, kind, kindKey, options, onEvent);
+    return openWatch({ hub: this.hub, log: this.log, table: this.index.table(kindKey), rv: () => this.rv }, kind, kindKey, options, onEvent, sharedObjects);
   }
 }

@@ -197,6 +197,8 @@ export interface AdmissionHook {
 export interface StoreReader {
   get(kind: KindInfo, namespace: string | undefined, name: string): KubeObject | undefined;
   list(kind: KindInfo, options?: ListOptions): ListResult;
+  /** list() without copies: the frozen stored objects themselves, for readers that never mutate them. */
+  listShared(kind: KindInfo, options?: ListOptions): ListResult;
 }
 
 /** The store's full surface. Objects passed in are never retained; objects returned are copies. */

@@ -16,6 +16,7 @@ import { StatusError } from './errors';
 import type { ObjectStore, StoreWatchHandle } from './store';
 import type { KindInfo, KubeObject, WatchEvent, WatchOptions } from './types';
 import { IncludeObject, TableVersion, buildTable } from './table';
+import { servedJson } from './served-json';
 import type { WatchDropAction } from '../faults/rules';
 
 /** Everything one watch response needs. */
@@ -79,8 +80,11 @@ export function serveWatch(o: WatchStreamOptions): WatchStream {
     if (open && !stalled) handle?.bookmark();
   };
 
-  const writeLine = (event: WatchEvent): void => {
-    res.write(`${JSON.stringify(event)}\n`);
+  // Object events reuse the object's cached text (served-json.ts): one serialization per event, however many
+  // watchers send it; the line is byte-identical to JSON.stringify({type, object}).
+  const writeLine = (event: WatchEvent, object?: KubeObject): void => {
+    if (object) res.write(`{"type":${JSON.stringify(event.type)},"object":${servedJson(kind, object)}}\n`);
+    else res.write(`${JSON.stringify(event)}\n`);
   };
 
   const drop = (action: WatchDropAction): void => {
@@ -128,7 +132,8 @@ export function serveWatch(o: WatchStreamOptions): WatchStream {
       };
     }
     lastRv = rvOf(event.object) ?? lastRv;
-    writeLine(out);
+    const objectEvent = out === event && (event.type === 'ADDED' || event.type === 'MODIFIED' || event.type === 'DELETED');
+    writeLine(out, objectEvent ? (event.object as KubeObject) : undefined);
     if (event.type === 'BOOKMARK') {
       if (closeAfterBookmark) end();
       return;
@@ -139,7 +144,7 @@ export function serveWatch(o: WatchStreamOptions): WatchStream {
 
   // A too-old resourceVersion comes back as a queued ERROR event (on a 200 stream, as the cacher does);
   // what throws here (bad selector or resourceVersion, 400) is answered before any byte is written.
-  handle = store.watch(kind, o.watch, (event) => {
+  handle = store.watchShared(kind, o.watch, (event) => {
     if (!headersOut) pending.push(event);
     else deliver(event);
   });

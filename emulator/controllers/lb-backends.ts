@@ -14,7 +14,7 @@ export function selectedVmis(store: StoreReader, kinds: HarvesterKinds, lb: Kube
   const selector = field<Record<string, string[]>>(lb, 'spec', 'backendServerSelector') ?? {};
   const keys = Object.keys(selector);
   if (keys.length === 0) return [];
-  return store.list(kinds.vmi, { namespace: lb.metadata.namespace }).items.filter((vmi) => {
+  return store.listShared(kinds.vmi, { namespace: lb.metadata.namespace }).items.filter((vmi) => {
     const labels = vmi.metadata.labels ?? {};
     return keys.every((k) => labels[k] !== undefined && (selector[k] ?? []).includes(labels[k]));
   });

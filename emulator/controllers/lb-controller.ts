@@ -158,7 +158,7 @@ export function createLbController(ctx: LbControllerContext): Controller {
       const current = field<string>(lb, 'status', 'allocatedAddress', 'ip');
       if (current !== DHCP_ASK_ADDRESS) status.allocatedAddress = { ip: DHCP_ASK_ADDRESS };
       if (vmType) {
-        const lease = dhcpLease(ctx.options.dhcpRange, key, store.list(kinds.loadBalancer).items);
+        const lease = dhcpLease(ctx.options.dhcpRange, key, store.listShared(kinds.loadBalancer).items);
         if (lease) status.address = lease;
         else error = 'wait external IP: the simulated DHCP range is exhausted';
       }
@@ -206,14 +206,14 @@ export function createLbController(ctx: LbControllerContext): Controller {
   // A new or changed pool may unblock LBs waiting for an address.
   controller.watch(store, kinds.ipPool, () =>
     store
-      .list(kinds.loadBalancer)
+      .listShared(kinds.loadBalancer)
       .items.filter((lb) => !field(lb, 'status', 'allocatedAddress', 'ip'))
       .map(objectKey),
   );
   // Backends of vm-type LBs follow their VMIs.
   controller.watch(store, kinds.vmi, (vmi) =>
     store
-      .list(kinds.loadBalancer, { namespace: vmi.metadata.namespace })
+      .listShared(kinds.loadBalancer, { namespace: vmi.metadata.namespace })
       .items.filter(isVmType)
       .map(objectKey),
   );

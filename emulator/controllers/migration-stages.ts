@@ -73,7 +73,7 @@ export function migrationTarget(ctx: MigrationStageContext, vmi: KubeObject, mig
   // addedNodeSelector only restricts: on a key collision the VMI's own value is kept.
   podSpec.nodeSelector = { ...added, ...((podSpec.nodeSelector as Record<string, string> | undefined) ?? {}) };
   const nodes = ctx.store.list(ctx.kinds.node).items.filter((n) => n.metadata.name !== source);
-  return placeVmi(podSpec, nodes, vmisPerNode(ctx.store.list(ctx.kinds.vmi).items, vmi)).node;
+  return placeVmi(podSpec, nodes, vmisPerNode(ctx.store.listShared(ctx.kinds.vmi).items, vmi)).node;
 }
 
 function vmiGoneOrFinal(vmi: KubeObject | undefined): boolean {

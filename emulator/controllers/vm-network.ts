@@ -89,7 +89,7 @@ export function firstIPv4(vmi: KubeObject | undefined): string | undefined {
 /** IPv4 addresses already reported by VMIs (other than `exceptKey`, `namespace/name`). */
 export function addressesInUse(store: StoreReader, kinds: HarvesterKinds, exceptKey?: string): Set<number> {
   const used = new Set<number>();
-  for (const vmi of store.list(kinds.vmi).items) {
+  for (const vmi of store.listShared(kinds.vmi).items) {
     if (objectKey(vmi) === exceptKey) continue;
     for (const iface of field<Record<string, unknown>[]>(vmi, 'status', 'interfaces') ?? []) {
       const ip = parseIPv4(iface.ipAddress);

@@ -84,7 +84,7 @@ function liveMigratable(ctx: VmiStageContext, vmi: KubeObject): Pick<Condition, 
 export function placementFor(ctx: VmiStageContext, vmi: KubeObject): Placement {
   const claim = missingClaim(ctx, vmi);
   if (claim) return { message: `0/${ctx.store.list(ctx.kinds.node).items.length} nodes are available: persistentvolumeclaim "${claim}" not found.` };
-  return placeVmi(specOf(vmi), ctx.store.list(ctx.kinds.node).items, vmisPerNode(ctx.store.list(ctx.kinds.vmi).items, vmi));
+  return placeVmi(specOf(vmi), ctx.store.list(ctx.kinds.node).items, vmisPerNode(ctx.store.listShared(ctx.kinds.vmi).items, vmi));
 }
 
 function conditions(vmi: KubeObject): Condition[] | undefined {
