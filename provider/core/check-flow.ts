@@ -1,7 +1,7 @@
 /**
  * The shape of `check` and of input parsing shared by the resources built on validateWithModel: the pure rules
  * first; then, only when they pass and the connection is known (not a preview unknown), the rules that need the
- * cluster, with references unchanged since the last run left for read/update to report (trap 10).
+ * cluster, whose failures are left for read to report only when no input changed since the last run (trap 10).
  */
 import { ProviderError, errorMessage } from './errors';
 import { unchangedReferencesDropped } from './input-errors';
@@ -35,7 +35,9 @@ export async function checkInputs<T>(
   const failures = [...v.failures];
   if (!failures.length && v.inputs && !isUnknown(raw.kubeconfig) && !isUnknown(raw.context)) {
     try {
-      failures.push(...unchangedReferencesDropped(await cluster(v.inputs, { inProgram: declaredInProgram(news) }), userInputs(olds), raw));
+      const recorded = userInputs(olds);
+      const parsedOlds = (validate(recorded).inputs ?? recorded) as Raw;
+      failures.push(...unchangedReferencesDropped(await cluster(v.inputs, { inProgram: declaredInProgram(news) }), parsedOlds, v.inputs as unknown as Raw));
     } catch (err) {
       failures.push({ property: '', reason: `cannot check the inputs against the Harvester cluster: ${errorMessage(err)}` });
     }

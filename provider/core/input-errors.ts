@@ -4,6 +4,8 @@
  * Issues at paths holding Pulumi's unknown sentinel are dropped (the value is only known at `pulumi up`).
  */
 import type { z } from 'zod';
+import { connectionInputs } from './connection-inputs';
+import { stableStringify } from './hash';
 import type { CheckFailure } from './types';
 import { unknownAlong } from './unknowns';
 
@@ -194,16 +196,28 @@ function editDistance(a: string, b: string): number {
   return row[b.length];
 }
 
+/** Connection settings: how to reach the cluster, not part of the resource (a change of them updates nothing, trap 9). */
+const CONNECTION_KEYS = new Set(Object.keys(connectionInputs));
+
 /**
- * unchangedReferencesDropped: cluster-side failures (a referenced KeyPair, image or host that no longer exists)
- * of inputs the user did not change since the last deployment are dropped from `check`: an object deleted later
- * must not block every preview of the stack (pulumi-tech.md §1.7 trap 10); read and update report it instead.
- * A failure on a new or changed input stays. `olds` are the previous inputs ({} on create).
+ * sameUserInputs: the user's inputs are the same as last time (both with defaults applied; connection settings,
+ * `__` keys and absent values aside). Never true for a create (no old inputs).
+ */
+export function sameUserInputs(olds: Record<string, unknown>, news: Record<string, unknown>): boolean {
+  const resourceInputs = (o: Record<string, unknown>) =>
+    Object.fromEntries(Object.entries(o).filter(([k, v]) => !k.startsWith('__') && !CONNECTION_KEYS.has(k) && v !== undefined && v !== null));
+  const old = resourceInputs(olds);
+  return Object.keys(old).length > 0 && stableStringify(old) === stableStringify(resourceInputs(news));
+}
+
+/**
+ * unchangedReferencesDropped: cluster-side failures (a referenced KeyPair, image or host zone that no longer
+ * exists) are dropped from `check` only when the user's inputs are all unchanged since the last deployment:
+ * nothing is then updated from inputs, so `up` does nothing that needs the reference, and an object deleted
+ * later must not block every preview of the stack (pulumi-tech.md §1.7 trap 10); read reports it instead. As
+ * soon as any input changes, every failure `up` would raise is raised here too. `olds` and `news` carry their
+ * defaults (parse both), so leaving a field at its default is no change; `olds` is {} on create.
  */
 export function unchangedReferencesDropped(failures: CheckFailure[], olds: Record<string, unknown>, news: Record<string, unknown>): CheckFailure[] {
-  const same = (key: string) => key in olds && JSON.stringify(olds[key]) === JSON.stringify(news[key]);
-  return failures.filter((f) => {
-    const top = f.property.split(/[.[]/, 1)[0];
-    return top === '' || !same(top);
-  });
+  return sameUserInputs(olds, news) ? failures.filter((f) => f.property === '') : failures;
 }

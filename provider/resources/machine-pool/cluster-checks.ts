@@ -3,24 +3,21 @@
  * and the resolution of what desired.ts needs from the cluster (image storage classes, key pair keys):
  * the namespace exists; each image exists, is a cloud image (ISO installers are refused, as the node
  * driver docs say), is imported and at most as large as its disk; each VM network and key pair exists
- * (key pairs validated) and some host is attached to its cluster network; each zone exists on some host; no VM the pool would create first (`<name>-<i>`, i <
- * count) already exists without the pool's ownership labels. Every problem is reported at once. Inputs that
- * are unknown (preview) skip the checks that depend on them.
+ * (key pairs validated) and some host is attached to its cluster network; each zone exists on some host. Every
+ * problem is reported at once. Inputs that are unknown (preview) skip the checks that depend on them. Names the
+ * pool would take are checked on its plan (name-conflicts.ts), so no name the plan does not need is refused.
  */
 import type { HarvesterClient } from '../../client/harvester-client';
-import { isOwnedBy } from '../../client/ownership';
 import type { Node, VirtualMachineImage } from '../../client/objects';
 import { naturalCompare } from '../../core/natural-order';
 import { formatBytes, parseQuantity } from '../../core/quantity';
 import type { CheckFailure } from '../../core/types';
 import { isUnknown } from '../../core/unknowns';
 import { CLUSTER_NETWORK_KEY_PREFIX, ZONE_KEY } from './affinity';
-import { vmName, type MachinePoolContext } from './desired';
+import type { MachinePoolContext } from './desired';
 import {
-  clusterNetworkUnreachable, diskTooSmall, imageIsIso, imageMissing, imageNotReady, keyPairMissing, keyPairNotValidated, nameTaken, namespaceMissing, networkMissing, zoneMissing,
+  clusterNetworkUnreachable, diskTooSmall, imageIsIso, imageMissing, imageNotReady, keyPairMissing, keyPairNotValidated, namespaceMissing, networkMissing, zoneMissing,
 } from './errors';
-import { ownershipLabels, poolOwner } from './labels';
-import { holderOf } from './name-conflicts';
 import { qualify, splitRef } from './refs';
 
 type Obj = Record<string, unknown>;
@@ -131,18 +128,6 @@ export async function checkAgainstCluster(client: HarvesterClient, raw: Obj): Pr
       (raw.zones as unknown[]).forEach((z, i) => {
         if (known(z) && !hostZones.includes(z)) failures.push(zoneMissing(`zones[${i}]`, z, hostZones));
       });
-    }));
-  }
-  const name = raw.name;
-  const count = raw.count ?? 1;
-  if (ns !== undefined && known(name) && typeof count === 'number' && count > 0) {
-    // The VMs the pool creates first are <name>-0 … <name>-(count-1): one of them existing and not ours would stop the create.
-    const owner = poolOwner({ namespace: ns, name });
-    tasks.push(client.virtualMachines.list({ namespace: ns }).then((vms) => {
-      const wanted = new Set(Array.from({ length: count }, (_, i) => vmName(name, i)));
-      for (const vm of vms.items) {
-        if (wanted.has(vm.metadata.name ?? '') && !isOwnedBy(vm, owner)) failures.push(nameTaken(holderOf('VirtualMachine', ns, vm), `${ns}/${name}`, ownershipLabels({ namespace: ns, name })));
-      }
     }));
   }
   await Promise.all(tasks);

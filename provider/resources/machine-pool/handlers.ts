@@ -35,7 +35,7 @@ import { diffInputs } from './diff';
 import { poolIdentity, poolOwner, poolSelector } from './labels';
 import { SECRET_INPUTS, machinePoolSchema, type MachinePoolInputs } from './model';
 import { claimNamesOf } from './normalize';
-import { plannedNameConflicts } from './name-conflicts';
+import { plannedNameConflicts, previewNameConflicts } from './name-conflicts';
 import { observePool } from './observe';
 import { backendSelectorOf, toOutputs, type MachinePoolOutputs } from './outputs';
 import { planPool } from './plan';
@@ -83,13 +83,6 @@ function parseInputs(raw: Raw): MachinePoolInputs {
   if (v.inputs) return v.inputs;
   const lines = v.failures.map((f) => `  - ${f.reason}`).join('\n');
   throw new ProviderError('InvalidInputs', `The machine pool inputs are invalid:\n${lines}\n`, { fix: 'Fix the inputs above and run again.' });
-}
-
-/** The names this run's plan would take, held by objects we do not own (preview side of converge's check). */
-async function previewNameConflicts(client: HarvesterClient, inputs: MachinePoolInputs, context: MachinePoolContext) {
-  const desired = desiredVirtualMachines(inputs, { ...context, volumeSuffix: randomSuffix });
-  const observed = await observePool(client, desired.identity, { withSecrets: true });
-  return plannedNameConflicts(client, desired, planPool(desired, observed.machines).steps);
 }
 
 /** PVC suffixes are random per VM incarnation (see desired.ts for why). */
@@ -171,11 +164,15 @@ export function createMachinePoolProvider(options: MachinePoolProviderOptions = 
           const client = await connect({ kubeconfig: raw.kubeconfig as string | undefined, context: raw.context as string | undefined });
           const seen = new Set(failures.map((f) => f.property));
           const cluster = await checkAgainstCluster(client, raw);
-          const found = unchangedReferencesDropped(cluster.failures, userInputs(olds), raw);
+          const recorded = userInputs(olds);
+          const found = unchangedReferencesDropped(cluster.failures, (validateInputs(recorded).inputs ?? recorded) as Raw, (v.inputs ?? raw) as Raw);
           for (const f of found) if (!seen.has(f.property)) failures.push(f);
-          // Names are previewed only on a complete cluster context (a dropped unchanged reference leaves it partial);
-          // converge checks them again before it writes. v.inputs exists only when every input is known.
-          if (failures.length === 0 && cluster.failures.length === 0 && v.inputs) failures.push(...(await previewNameConflicts(client, v.inputs, cluster.context)));
+          // Names on the plan converge makes (its context complete only without cluster failures), never dropped:
+          // up refuses them whether or not the inputs changed. v.inputs exists only when every input is known.
+          if (v.inputs) {
+            const context = cluster.failures.length === 0 ? cluster.context : undefined;
+            failures.push(...(await previewNameConflicts(client, v.inputs, context, randomSuffix)));
+          }
         } catch (err) {
           failures.push(clusterUnreachable(errorMessage(err)));
         }

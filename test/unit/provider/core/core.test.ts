@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { z } from 'zod';
 import { formatDuration, parseDuration } from '../../../../provider/core/duration';
-import { closest, formatPath, inputErrorMap, issuesToFailures } from '../../../../provider/core/input-errors';
+import { closest, formatPath, inputErrorMap, issuesToFailures, unchangedReferencesDropped } from '../../../../provider/core/input-errors';
 import { diffPaths, pruneLive } from '../../../../provider/core/prune';
 import { formatBytes, parseQuantity, sameQuantity } from '../../../../provider/core/quantity';
 import { UNKNOWN, containsUnknown, unknownAlong } from '../../../../provider/core/unknowns';
@@ -38,6 +38,14 @@ describe('provider/core', () => {
       assert.match(byProperty.mode, /must be one of "a", "b" \(got "c"\)/);
       assert.match(byProperty.cpus, /did you mean "cpu"/);
       assert.ok(!JSON.stringify(failures).includes('super-secret-value'));
+    });
+
+    it('drops cluster failures only while every input is unchanged (connection settings aside); any change or a create keeps them', () => {
+      const failures = [{ property: 'sshKeys[0]', reason: 'sshKeys[0]: KeyPair gone' }, { property: '', reason: 'about the whole resource' }];
+      const olds = { name: 'p', count: 1, sshKeys: ['k'], kubeconfig: 'a', __provider: 'x' };
+      assert.deepEqual(unchangedReferencesDropped(failures, olds, { count: 1, name: 'p', sshKeys: ['k'], kubeconfig: 'b', context: 'c' }), [failures[1]]);
+      assert.deepEqual(unchangedReferencesDropped(failures, olds, { ...olds, count: 3 }), failures, 'a count change updates, so the reference is needed');
+      assert.deepEqual(unchangedReferencesDropped(failures, {}, olds), failures, 'a create');
     });
 
     it('suggests only close names', () => {

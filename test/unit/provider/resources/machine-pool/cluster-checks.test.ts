@@ -2,20 +2,26 @@ import assert from 'node:assert/strict';
 import type { HarvesterClient } from '../../../../../provider/client/harvester-client';
 import { UNKNOWN } from '../../../../../provider/core/unknowns';
 import { checkAgainstCluster, isoEvidence } from '../../../../../provider/resources/machine-pool/cluster-checks';
-import { plannedNameConflicts } from '../../../../../provider/resources/machine-pool/name-conflicts';
+import { plannedNameConflicts, previewNameConflicts } from '../../../../../provider/resources/machine-pool/name-conflicts';
+import { ownershipLabels } from '../../../../../provider/resources/machine-pool/labels';
 import { spellLike } from '../../../../../provider/resources/machine-pool/refs';
 
 // checkAgainstCluster against an in-memory client: the emulator tests cover the happy paths, these the verdicts.
 type Obj = { metadata: { name?: string; namespace?: string; labels?: Record<string, string> }; [k: string]: unknown };
 const byRef = (items: Obj[]) => ({
   get: async (name: string, ns?: string) => items.find((o) => o.metadata.name === name && (o.metadata.namespace ?? 'default') === (ns ?? 'default')),
-  list: async (opts?: { namespace?: string }) => ({ items: items.filter((o) => !opts?.namespace || (o.metadata.namespace ?? 'default') === opts.namespace) }),
+  list: async (opts?: { namespace?: string; labelSelector?: string }) => ({
+    items: items.filter((o) => (!opts?.namespace || (o.metadata.namespace ?? 'default') === opts.namespace) && selects(opts?.labelSelector, o.metadata.labels)),
+  }),
 });
+/** An equality-based label selector (`k=v,k2=v2`), as observe sends it. */
+const selects = (selector: string | undefined, labels: Record<string, string> = {}) =>
+  !selector || selector.split(',').every((term) => { const [k, v] = term.split('='); return labels[k] === v; });
 function client(c: { images?: Obj[]; keyPairs?: Obj[]; networks?: Obj[]; nodes?: Obj[]; vms?: Obj[]; secrets?: Obj[] }): HarvesterClient {
   return {
     namespaces: { get: async (n: string) => (['default', 'team'].includes(n) ? { metadata: { name: n } } : undefined) },
     images: byRef(c.images ?? []), keyPairs: byRef(c.keyPairs ?? []), networks: byRef(c.networks ?? []), nodes: byRef(c.nodes ?? []),
-    virtualMachines: byRef(c.vms ?? []), secrets: byRef(c.secrets ?? []), persistentVolumeClaims: byRef([]),
+    virtualMachines: byRef(c.vms ?? []), virtualMachineInstances: byRef([]), secrets: byRef(c.secrets ?? []), persistentVolumeClaims: byRef([]),
   } as unknown as HarvesterClient;
 }
 const image = (name: string, status: Record<string, unknown>, extra: Partial<Obj> = {}): Obj => ({ metadata: { name, namespace: 'default' }, spec: {}, status, ...extra });
@@ -80,11 +86,17 @@ describe('machine-pool cluster checks', () => {
     assert.match(got[1], /^zones\[0\]: no Harvester host is in zone "zc" \(zones on hosts: za, zb\)/);
   });
 
-  it('names a foreign VM holding a name the pool would create, in the pool\'s namespace', async () => {
-    const c = client({ vms: [{ metadata: { name: 'p-1', namespace: 'team' } }, { metadata: { name: 'p-2', namespace: 'team' } }] });
-    const got = await reasons(c, { name: 'p', namespace: 'team', count: 2 });
-    assert.equal(got.length, 1);
-    assert.match(got[0], /^name: VirtualMachine team\/p-1 already exists and is not managed by machine pool team\/p \(no labels; no annotations;/);
+  it('without a complete context, names foreign VMs and Secrets at the lowest indexes a scale-up would take, not those of its own VMs', async () => {
+    const owned = ownershipLabels({ namespace: 'team', name: 'p' });
+    const c = client({
+      vms: [{ metadata: { name: 'p-0', namespace: 'team', labels: { ...owned, 'harvester-iac.io/pool-index': '0' } } }, { metadata: { name: 'p-2', namespace: 'team' } }, { metadata: { name: 'p-4', namespace: 'team' } }],
+      secrets: [{ metadata: { name: 'p-1-cloudinit', namespace: 'team' } }],
+    });
+    const inputs = { name: 'p', namespace: 'team', count: 3 } as never;
+    const got = (await previewNameConflicts(c, inputs, undefined, () => 'x')).map((f) => f.reason);
+    assert.equal(got.length, 2, got.join('\n'));
+    assert.match(got[0], /^name: Secret team\/p-1-cloudinit already exists/);
+    assert.match(got[1], /^name: VirtualMachine team\/p-2 already exists and is not managed by machine pool team\/p \(no labels; no annotations;/);
   });
 
   it('names a foreign Secret a planned create needs, and the pool by namespace/name', async () => {
