@@ -114,7 +114,8 @@ for (const fixture of FIXTURES) {
           const undo = await refusal.arrange(h.client, name);
           try {
             const inputs = refusal.inputs(name);
-            const olds = userPart((await h.host.check(urn(name), {}, program(fixture.variants[0].inputs(name)))).inputs);
+            // The recorded inputs of an update that changes something (olds equal to news update nothing).
+            const olds = userPart((await h.host.check(urn(name), {}, program(fixture.variants[fixture.variants.length - 1].inputs(name)))).inputs);
             const mark = h.t.emulator.journal.mark();
             for (const [when, previous] of [['create', {}], ['update', olds]] as const) {
               const r = await h.host.check(urn(name), previous, program(inputs));
@@ -138,8 +139,9 @@ for (const fixture of FIXTURES) {
     });
 
     describe('4. refresh is exact', () => {
+      const gap = fixture.knownGaps?.refreshExact;
       for (const variant of fixture.variants) {
-        it(`${variant.shape}: read returns the checked inputs; an out-of-band edit shows on ${fixture.outOfBandEdit.property}; up heals it; no false drift after`, async () => {
+        (gap ? it.skip : it)(`${variant.shape}: ${gap ? `[known gap: ${gap}] ` : ''}read returns the checked inputs; an out-of-band edit shows on ${fixture.outOfBandEdit.property}; up heals it; no false drift after`, async () => {
           const name = uniqueName('rx');
           const inputs = variant.inputs(name);
           const made = await created(name, inputs);
@@ -174,8 +176,9 @@ for (const fixture of FIXTURES) {
         });
         return;
       }
+      const gap = fixture.knownGaps?.importClean;
       for (const variant of fixture.variants) {
-        it(`${variant.shape}: read by id alone, then check and diff against the program's inputs report no change`, async () => {
+        (gap ? it.skip : it)(`${variant.shape}: ${gap ? `[known gap: ${gap}] ` : ''}read by id alone, then check and diff against the program's inputs report no change`, async () => {
           const name = uniqueName('im');
           const inputs = variant.inputs(name);
           const made = await created(name, inputs);

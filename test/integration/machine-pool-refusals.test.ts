@@ -11,6 +11,7 @@ import type { MachinePoolOutputs } from '../../provider/resources/machine-pool/o
 import { validateInputs } from '../../provider/resources/machine-pool/validate';
 import { suiteTimeout } from '../support/target';
 import { startPoolHarness, type PoolHarness } from './machine-pool-support';
+import { eventually } from '../support/emulator-harness';
 
 type Raw = Record<string, unknown>;
 
@@ -69,6 +70,8 @@ describe('machine pool: preview refuses every refusal of up, for a create and fo
           metadata: { name, namespace: h.namespace, annotations: { [IMAGE_FAIL_ANNOTATION]: 'the download failed' } },
           spec: { displayName: name, sourceType: 'download', url: 'https://images.example.com/broken.img' },
         } as never);
+        // Check and up must see the same image: wait until the emulated import has failed.
+        await eventually(async () => Number((await h.client.images.get(name, h.namespace))?.status?.failed ?? 0) > 0, `image ${name} failed`, 10_000);
         return () => h.client.images.delete(name, { namespace: h.namespace });
       },
     },
