@@ -9,6 +9,7 @@ import type { CheckFailure } from '../../provider/core/types';
 import { IMAGE_FAIL_ANNOTATION } from '../../emulator/controllers/image-stages';
 import type { MachinePoolOutputs } from '../../provider/resources/machine-pool/outputs';
 import { validateInputs } from '../../provider/resources/machine-pool/validate';
+import { eventually } from '../support/emulator-harness';
 import { suiteTimeout } from '../support/target';
 import { startPoolHarness, type PoolHarness } from './machine-pool-support';
 
@@ -69,6 +70,9 @@ describe('machine pool: preview refuses every refusal of up, for a create and fo
           metadata: { name, namespace: h.namespace, annotations: { [IMAGE_FAIL_ANNOTATION]: 'the download failed' } },
           spec: { displayName: name, sourceType: 'download', url: 'https://images.example.com/broken.img' },
         } as never);
+        // Settled, so check and up see the same state (not "import at 0%" for one and "import failed" for the other).
+        const failed = (c: { type?: string; status?: string }) => c.type === 'RetryLimitExceeded' && c.status === 'True';
+        await eventually(async () => (await h.client.images.get(name, h.namespace))?.status?.conditions?.some(failed), `image ${name} failed to import`);
         return () => h.client.images.delete(name, { namespace: h.namespace });
       },
     },
