@@ -1,7 +1,8 @@
 /**
  * Preview refuses exactly what up refuses (issue 24): for every refusal `up` (create/update) makes before its first
  * write, `check` refuses it first on the same property and in the same words, both for a create (no olds) and for
- * an update of an existing pool (the recorded inputs as olds), and up writes nothing. One table row per refusal.
+ * an update of an existing pool (the recorded inputs as olds), and up writes nothing. One table row per refusal;
+ * a key pair that is not validated, which the emulator's webhook never lets exist, is in the handlers' unit test.
  */
 import assert from 'node:assert/strict';
 import type { KubeObject } from '../../provider/client/objects';
