@@ -151,6 +151,10 @@ describe('engine contract: machine pool preview, refresh and import', function (
       const checked = await h.host.check(urn, imported.inputs!, program);
       assert.deepEqual(checked.failures, []);
       assert.equal((await h.host.diff(urn, imported.id, imported.properties, checked.inputs)).changes, 'none');
+      // A refresh of that record (it may be a `.get` pool, whose state inputs mark nothing secret) withholds them.
+      const refreshed = await h.host.read(urn, imported.id, imported.properties);
+      assert.deepEqual(refreshed.properties.drift, []);
+      assert.equal(JSON.stringify(refreshed).includes('s3cr3t-user-data'), false);
       for (const change of [{ userData: '#cloud-config\nhostname: other\n' }, { zones: ['us-east-1a', 'us-east-1c'] }, { guestAgent: 'none' }, { count: 3 }]) {
         const other = await h.host.check(urn, imported.inputs!, { ...program, ...change });
         assert.equal((await h.host.diff(urn, imported.id, imported.properties, other.inputs)).changes, 'some', `${Object.keys(change)[0]} differs from the cluster`);

@@ -5,7 +5,7 @@
  *
  * - Refresh: every input as recorded while the cluster agrees, the live value and a drift line where it does not;
  *   userData and networkData come back (secret, under their own names) when every VM's Secret holds what the
- *   recorded inputs render to (cloud-init-secret.ts).
+ *   recorded inputs render to (cloud-init-secret.ts); not from a record an import made (see the end of readPool).
  * - Import (`pulumi import` / `.get`: the id alone): everything the cluster records, taken from the VMs and a
  *   Secret; what it cannot know (timeouts, rollingUpdate, volumeDeletion, guestAgent when the user data starts the
  *   agent itself, zones no VM sits in) is listed in `importGaps`, and diff takes the program's value for those.
@@ -78,5 +78,8 @@ export async function readPool(client: HarvesterClient, id: string, previous: Ma
   for (const m of lost) if (!drift.some((d) => d.includes(`/${m.name}:`))) drift.push(`VirtualMachine ${previous.namespace}/${m.name}: missing (deleted outside Pulumi)`);
   const machines = [...observed.statuses, ...lost].sort((a, b) => a.index - b.index);
   const outs: MachinePoolOutputs = { ...previous, ...rebuilt, machines, readyCount, drift, backendSelector };
-  return { id, props: outs, inputs: inputsOf(outs, cloudInit.inputs) };
+  // A record from an import not yet updated may be a `.get` pool, whose state inputs hold no secret userData for
+  // the engine to mark the value secret by, and a refresh stores read's inputs as they come: withheld until an
+  // update records the program's inputs (the engine marks read's inputs secret only by the old inputs' names).
+  return { id, props: outs, inputs: inputsOf(outs, previous.importGaps ? {} : cloudInit.inputs) };
 }
