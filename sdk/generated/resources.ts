@@ -425,6 +425,8 @@ export class HarvesterMachinePool extends pulumi.dynamic.Resource {
   declare readonly drift: pulumi.Output<string[]>;
   /** Keyed digest of the rendered cloud-init user data every VM carries (agent and keys merged in). Secret. */
   declare readonly cloudInitHash: pulumi.Output<string | undefined>;
+  /** Set by an import only: the inputs the cluster does not record (timeouts, rollingUpdate, volumeDeletion, guestAgent when the user data starts the agent itself) or records in part (zones: only those a VM sits in). Until the next update records them, diff takes the program's values for these (for zones: any list holding every zone a VM sits in). */
+  declare readonly importGaps: pulumi.Output<string[] | undefined>;
   /** Label selector of the pool's VMs (their VMIs carry these labels): give it to HarvesterLoadBalancer.backendServerSelector to put a load balancer in front of the pool. */
   declare readonly backendSelector: pulumi.Output<Record<string, string[]>>;
 

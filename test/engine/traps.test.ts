@@ -40,12 +40,12 @@ describe('engine contract: the traps of the real dynamic-provider host', functio
     assert.equal(imported.id, 'default/outside');
     assert.ok(imported.inputs, 'read returns inputs for the engine to diff against');
     assert.equal(imported.inputs!.__provider, text);
-    const program = h.poolInputs('outside', text, { userData: undefined });
-    delete program.userData;
-    const checked = await h.host.check(urn, imported.inputs!, { ...imported.inputs, ...program });
+    assert.equal(JSON.stringify(imported.properties).includes('s3cr3t-user-data'), false, 'user data never in outputs');
+    const checked = await h.host.check(urn, imported.inputs!, h.poolInputs('outside', text));
     assert.deepEqual(checked.failures, []);
-    const diff = await h.host.diff(urn, imported.id, imported.properties, checked.inputs);
-    assert.equal(diff.changes, 'some', 'user data that the import could not know is a change (the pool is rolled to it)');
+    assert.equal((await h.host.diff(urn, imported.id, imported.properties, checked.inputs)).changes, 'none', 'the user data is read from the Secret');
+    const other = await h.host.check(urn, imported.inputs!, h.poolInputs('outside', text, { userData: '#cloud-config\nhostname: elsewhere\n' }));
+    assert.equal((await h.host.diff(urn, imported.id, imported.properties, other.inputs)).changes, 'some', 'other user data is a change (the pool is rolled to it)');
     await h.host.delete(urn, made.id, made.properties);
     assert.equal((await poolVms('outside')).length, 0);
   });

@@ -94,14 +94,15 @@ describe('machine pool: create, scale, roll, heal, drift', function () {
     assert.equal('userData' in read.inputs!, false);
   });
 
-  it('reads with one label-selected LIST each of VMs, VMIs and PVCs (emulator: request journal)', async function () {
+  it('reads with one label-selected LIST each of VMs, VMIs, cloud-init Secrets and PVCs (emulator: request journal)', async function () {
     requireEmulator(this, h.target);
     const emu = h.target.emulator.emulator;
     const mark = emu.journal.mark();
     const read = await h.provider.read(id, outs);
     const requests = emu.journal.entries({ since: mark }).map((e) => `${e.verb} ${e.resource}`);
-    // PVCs by the pool's labels, so disks of VMs deleted out of band show up (issue 8).
-    assert.deepEqual(requests.sort(), ['list persistentvolumeclaims', 'list virtualmachineinstances', 'list virtualmachines']);
+    // PVCs by the pool's labels, so disks of VMs deleted out of band show up (issue 8); Secrets to read the
+    // secret inputs back (issue 24).
+    assert.deepEqual(requests.sort(), ['list persistentvolumeclaims', 'list secrets', 'list virtualmachineinstances', 'list virtualmachines']);
     assert.deepEqual(read.props!.drift, []);
   });
 

@@ -4,6 +4,7 @@
  * nothing we do not own is ever changed (the client refuses with NotOwned). Idempotent: a step repeated
  * after a crash finds its own objects (deterministic VM names; create returns our equivalent object).
  *
+ * - ensureSecret: a kept VM's cloud-init Secret created when missing, its data written back when it differs.
  * - create: the cloud-init Secret first (so a VM never boots on a Secret we do not own), then the VM, then
  *   the Secret's ownerReference to the VM (garbage-collected with it, as the node driver's Secret is,
  *   harvester-api.md §A.4).
@@ -23,6 +24,7 @@ import { readyTimeout } from './errors';
 import { HARVESTER_ANNOTATIONS, poolOwner } from './labels';
 import type { PlanStep } from './plan';
 import { readinessOf, poolReadiness } from './ready';
+import { withoutCloudInitData } from './cloud-init-secret';
 
 /** The part of the desired pool that removals and waits need (delete has no full desired pool). */
 export type PoolTarget = Pick<DesiredPool, 'identity' | 'selector' | 'volumeDeletion'>;
@@ -72,7 +74,7 @@ async function runStep(step: PlanStep, o: ApplyOptions): Promise<void> {
       return createMachine(step.machine, o);
     case 'ensureSecret': {
       const vm = await o.client.virtualMachines.get(step.machine.name, step.machine.vm.metadata.namespace);
-      if (vm) await createSecret(step.machine, vm, o);
+      if (vm) await ensureSecret(step.machine, vm, o);
       return;
     }
     case 'patch': {
@@ -115,7 +117,18 @@ export async function deleteVolumes(claims: string[], o: Pick<ApplyOptions, 'cli
   await mapLimit(claims, o.parallelism ?? WRITE_PARALLELISM, (claim) => o.client.persistentVolumeClaims.delete(claim, { namespace: ns, owner }));
 }
 
-async function createSecret(machine: DesiredMachine, vm: VirtualMachine, o: ApplyOptions): Promise<void> {
+/**
+ * A member's cloud-init Secret as the inputs render it: created when missing, its cloud-init data written back
+ * when it differs (only ours: the client checks the ownership labels; other keys are left as they are).
+ */
+async function ensureSecret(machine: DesiredMachine, vm: VirtualMachine, o: ApplyOptions): Promise<void> {
+  const owner = poolOwner(o.desired.identity);
+  const ns = o.desired.identity.namespace;
+  const name = machine.secret.metadata.name as string;
+  if (await o.client.secrets.get(name, ns)) {
+    await o.client.secrets.update(name, ns, (live) => ({ ...live, data: { ...withoutCloudInitData(live.data), ...machine.secret.data } }), { owner });
+    return;
+  }
   const secret: Secret = {
     ...machine.secret,
     metadata: {
@@ -123,7 +136,7 @@ async function createSecret(machine: DesiredMachine, vm: VirtualMachine, o: Appl
       ownerReferences: [{ apiVersion: 'kubevirt.io/v1', kind: 'VirtualMachine', name: vm.metadata.name as string, uid: vm.metadata.uid as string }],
     },
   };
-  await o.client.secrets.create(secret, { owner: poolOwner(o.desired.identity) });
+  await o.client.secrets.create(secret, { owner });
 }
 
 /** deleteMachine removes one VM of the pool (and its volumes, per policy). */

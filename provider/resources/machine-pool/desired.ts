@@ -4,7 +4,8 @@
  * builds (harvester-api.md §A.5–§A.8) so Harvester's controllers and the cloud provider treat our VMs as
  * guest nodes.
  *
- * Naming: VMs `<name>-<index>`; cloud-init Secret `<vm>-cloudinit`; PVCs `<vm>-disk-<i>-<suffix>`. The PVC
+ * Naming: VMs `<name>-<index>`; cloud-init Secret `<vm>-cloudinit` (rendered `userdata`, `networkdata`, and the
+ * userData input as written, see USER_DATA_INPUT_KEY); PVCs `<vm>-disk-<i>-<suffix>`. The PVC
  * suffix is random per VM incarnation (as the driver's), not derived from the VM name: a VM name comes back
  * after healing or scale-down/up, and a deterministic PVC name would then silently re-attach a retained (or
  * still terminating) volume of the previous VM, because Harvester only creates claims that are missing.
@@ -83,6 +84,13 @@ export function suffixFrom(text: string): string {
   return Array.from(digest.subarray(0, 5), (b) => SUFFIX_ALPHABET[b % SUFFIX_ALPHABET.length]).join('');
 }
 
+/**
+ * The cloud-init Secret's key holding the userData input as written (KubeVirt reads only `userdata` and
+ * `networkdata`): refresh and import give it back as the input, since the rendered `userdata` (agent and keys
+ * merged in) cannot be turned back into it. It sits in the same Secret as what it renders to, so it reveals nothing more.
+ */
+export const USER_DATA_INPUT_KEY = 'harvester-iac.userdata-input';
+
 /** vmName returns the name of the VM at an index. */
 export function vmName(poolName: string, index: number): string {
   return `${poolName}-${index}`;
@@ -155,6 +163,7 @@ export function desiredVirtualMachines(inputs: MachinePoolInputs, context: Machi
   const networkNames = inputs.networks.map((n) => qualify(n.network, inputs.namespace));
   const userDataBase64 = Buffer.from(userData, 'utf8').toString('base64');
   const networkDataBase64 = inputs.networkData === undefined ? undefined : Buffer.from(inputs.networkData, 'utf8').toString('base64');
+  const userDataInputBase64 = inputs.userData === undefined ? undefined : Buffer.from(inputs.userData, 'utf8').toString('base64');
 
   const build = (index: number, zone: string | undefined, claimNames?: string[]): DesiredMachine => {
     const name = vmName(inputs.name, index);
@@ -208,6 +217,7 @@ export function desiredVirtualMachines(inputs: MachinePoolInputs, context: Machi
     };
     const data: Record<string, string> = { userdata: userDataBase64 };
     if (networkDataBase64 !== undefined) data.networkdata = networkDataBase64;
+    if (userDataInputBase64 !== undefined) data[USER_DATA_INPUT_KEY] = userDataInputBase64;
     const secret: Secret = {
       apiVersion: 'v1',
       kind: 'Secret',

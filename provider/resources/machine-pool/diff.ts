@@ -3,7 +3,8 @@
  * update (even provider-only ones such as kubeconfig or timeouts, so state keeps what read/delete will
  * use), except `name`/`namespace`, which replace the pool. Unknown values (preview) count as changes.
  * An unhealthy recorded pool (a VM not ready, fewer VMs than count, drift found by read) is a change too,
- * so the next `pulumi up` converges after a partial failure. Reasons never quote secret values.
+ * so the next `pulumi up` converges after a partial failure. After an import, the inputs the cluster does not
+ * record (outputs' importGaps) take the program's value. Reasons never quote secret values.
  */
 import { secretDigest } from '../../core/hash';
 import { describeValue } from '../../core/input-errors';
@@ -21,10 +22,17 @@ export interface InputDiff {
   reasons: string[];
 }
 
+/** zonesCover: the program's zones hold every zone a VM sits in, and VMs are pinned exactly when zones are listed. */
+function zonesCover(program: string[], seen: string[]): boolean {
+  return program.length === 0 ? seen.length === 0 : seen.length > 0 && seen.every((z) => program.includes(z));
+}
+
 /** diffInputs compares recorded outputs with new inputs (defaults applied unless unknown). */
 export function diffInputs(olds: Partial<MachinePoolOutputs>, news: Record<string, unknown>): InputDiff {
   const reasons: string[] = [];
   const replaces: string[] = [];
+  // After an import: inputs the cluster could not tell take the program's value (zones: any list covering the VMs').
+  const gaps = new Set(olds.importGaps ?? []);
   const ns = typeof news.namespace === 'string' && !isUnknown(news.namespace) ? news.namespace : (olds.namespace ?? 'default');
   for (const key of Object.keys(machinePoolSchema.shape)) {
     const next = news[key];
@@ -33,6 +41,11 @@ export function diffInputs(olds: Partial<MachinePoolOutputs>, news: Record<strin
     if (isUnknown(next)) {
       changed = true;
       text = `${key} is not known until apply`;
+    } else if (key === 'zones' && gaps.has(key)) {
+      changed = !zonesCover((next as string[] | undefined) ?? [], olds.zones ?? []);
+      text = `zones: VMs sit in ${describeValue((olds.zones ?? []).join(', ') || 'no zone')}, not covered by ${describeValue(((next as string[] | undefined) ?? []).join(', '))}`;
+    } else if (gaps.has(key)) {
+      continue;
     } else if (key === 'userData' || key === 'networkData') {
       const recorded = key === 'userData' ? olds.userDataHash : olds.networkDataHash;
       changed = secretDigest(next as string | undefined, `${ns}/${olds.name ?? news.name}`) !== recorded;

@@ -3,13 +3,13 @@
  * model (zod) → plan (pure) → apply (API through the client layer).
  *
  * - check: every invalid input with its fix, then the inputs against the cluster (images, ISO, networks,
- *   key pairs, namespace, zones); unknown values (preview) are skipped, never failed.
+ *   key pairs, namespace, zones, names the plan takes): what up would refuse, refused first; unknown values
+ *   (preview) are skipped, never failed.
  * - diff: input-level (diff.ts); name/namespace replace, everything else updates in place.
  * - create/update: observe → plan → apply → wait until every VM is Running with an IPv4 address. A failure
  *   part-way is recorded with what exists (ResourceInitError) and a drift line saying it did not finish, so
  *   the next run plans it again and converges from there.
- * - read: one LIST of VMs and one of VMIs; outputs per VM and inputs reconstructed for drift. Importing a
- *   pool of which no VM exists answers "gone" (nothing to import).
+ * - read: outputs per VM and inputs rebuilt from the cluster, secret ones included (read.ts).
  * - delete: every VM of the pool (volumes per policy), waits until gone; only objects with our labels.
  * The kubeconfig travels as an input (secret) and in outputs (kept secret by Pulumi under the same name),
  * because read and delete receive only outputs.
@@ -30,16 +30,16 @@ import { WRITE_PARALLELISM, applySteps, awaitGone, deleteMachine, deleteVolumes,
 import { guestAgentIn } from './cloud-config';
 import { checkAgainstCluster } from './cluster-checks';
 import { clusterUnreachable } from './errors';
-import { desiredVirtualMachines, suffixFrom, type DesiredPool, type MachinePoolContext } from './desired';
+import { desiredVirtualMachines, suffixFrom, type DesiredPool } from './desired';
 import { diffInputs } from './diff';
 import { poolIdentity, poolOwner, poolSelector } from './labels';
-import { SECRET_INPUTS, machinePoolSchema, type MachinePoolInputs } from './model';
+import { SECRET_INPUTS, type MachinePoolInputs } from './model';
 import { claimNamesOf } from './normalize';
 import { plannedNameConflicts, previewNameConflicts } from './name-conflicts';
 import { observePool } from './observe';
-import { backendSelectorOf, toOutputs, type MachinePoolOutputs } from './outputs';
+import { toOutputs, type MachinePoolOutputs } from './outputs';
 import { planPool } from './plan';
-import { reconstructInputs } from './read-back';
+import { UNFINISHED, readPool, recordedOrNamed } from './read';
 import { validateInputs } from './validate';
 import { randomBytes } from 'node:crypto';
 
@@ -56,11 +56,6 @@ export interface MachinePoolProviderOptions {
 }
 
 type Raw = Record<string, unknown>;
-
-/** The words of the drift line recording a create/update that failed part-way (see partial). */
-const UNFINISHED = 'did not finish';
-
-const OUTPUT_ONLY = new Set(['machines', 'readyCount', 'drift', 'userDataHash', 'networkDataHash', 'cloudInitHash']);
 
 /**
  * The user's inputs (keys starting with "__", such as `__provider`, dropped). Their secret values are
@@ -199,39 +194,10 @@ export function createMachinePoolProvider(options: MachinePoolProviderOptions = 
       }
     },
 
-    /** read reports the pool as it is, with inputs reconstructed for drift. */
+    /** read reports the pool as it is, with inputs reconstructed for drift (read.ts). */
     async read(id: string, props?: Raw): Promise<ReadResult<MachinePoolOutputs>> {
-      const previous = { ...(props ?? {}) } as MachinePoolOutputs;
-      if (!previous.name || !previous.namespace) {
-        const [ns, name] = id.includes('/') ? id.split('/', 2) : ['default', id];
-        previous.namespace = previous.namespace ?? ns;
-        previous.name = previous.name ?? name;
-      }
-      const client = await connect({ kubeconfig: previous.kubeconfig, context: previous.context });
-      const deletesVolumes = (previous.volumeDeletion ?? 'delete') === 'delete';
-      const observed = await observePool(client, poolIdentity(previous), { withVolumes: deletesVolumes });
-      const live = observed.machines.filter((m) => !m.deleting).map((m) => m.vm);
-      // Import (`pulumi import`/Resource.get) brings no recorded inputs: take them from the VMs, report no drift.
-      const importing = previous.disks === undefined;
-      // Nothing to import: answer "gone" rather than a pool of nothing (a recorded pool stays, to be healed).
-      if (importing && live.length === 0) return {};
-      const { inputs: rebuilt, drift: found } = reconstructInputs(previous, live, { importing });
-      const drift = importing ? [] : found;
-      if (!importing) {
-        for (const claim of observed.strayVolumes) {
-          drift.push(`PersistentVolumeClaim ${previous.namespace}/${claim}: not used by any VM of the pool (its VM was deleted outside Pulumi); the next \`pulumi up\` deletes it`);
-        }
-        // A failed create/update stays visible until an up completes it (only converge clears this line).
-        for (const line of previous.drift ?? []) if (line.includes(UNFINISHED) && !drift.includes(line)) drift.push(line);
-      }
-      // A recorded VM that is gone stays listed as Missing, so the update knows which index to recreate.
-      const seen = new Set(observed.statuses.map((s) => s.name));
-      const lost = (previous.machines ?? []).filter((m) => !seen.has(m.name)).map((m) => ({ name: m.name, index: m.index, zone: m.zone, phase: 'Missing', ready: false }));
-      for (const m of lost) if (!drift.some((d) => d.includes(`/${m.name}:`))) drift.push(`VirtualMachine ${previous.namespace}/${m.name}: missing (deleted outside Pulumi)`);
-      const machines = [...observed.statuses, ...lost].sort((a, b) => a.index - b.index);
-      const outs: MachinePoolOutputs = { ...previous, ...rebuilt, machines, readyCount: observed.statuses.filter((s) => s.ready).length, drift, backendSelector: backendSelectorOf(previous) };
-      const inputs = Object.fromEntries(Object.entries(outs).filter(([k]) => !OUTPUT_ONLY.has(k) && k in machinePoolSchema.shape));
-      return { id, props: outs, inputs };
+      const previous = recordedOrNamed(id, props);
+      return readPool(await connect({ kubeconfig: previous.kubeconfig, context: previous.context }), id, previous);
     },
 
     /** update scales, heals and rolls the pool to the new inputs. */

@@ -1,7 +1,7 @@
 /**
  * Observe: what exists of a pool, read with label-selected LISTs in the pool namespace (never per-VM
  * GETs): one of VirtualMachines and one of VirtualMachineInstances, whatever the pool's size, plus one of
- * cloud-init Secrets when apply needs to heal them. Never writes. Objects without the pool's ownership
+ * cloud-init Secrets when apply heals them or read compares them. Never writes. Objects without the pool's ownership
  * labels are never listed, so never touched.
  */
 import type { HarvesterClient } from '../../client/harvester-client';
@@ -36,7 +36,7 @@ export async function observePool(client: HarvesterClient, pool: PoolIdentity, o
     options.withVolumes ? client.persistentVolumeClaims.list({ namespace: pool.namespace, labelSelector: selector }) : Promise.resolve(undefined),
   ]);
   const vmiByName = new Map(vmis.items.map((v) => [v.metadata.name ?? '', v]));
-  const secretNames = new Set((secrets?.items ?? []).map((s) => s.metadata.name));
+  const secretByName = new Map((secrets?.items ?? []).map((s) => [s.metadata.name, s]));
   const machines: ObservedMachine[] = vms.items.map((vm) => {
     const name = vm.metadata.name ?? '';
     const vmi = vmiByName.get(name);
@@ -46,7 +46,8 @@ export async function observePool(client: HarvesterClient, pool: PoolIdentity, o
       vm,
       vmi,
       // Without the Secrets list, assume present: read never heals, it only reports.
-      secretExists: secrets ? secretNames.has(cloudInitSecretName(name)) : true,
+      secretExists: secrets ? secretByName.has(cloudInitSecretName(name)) : true,
+      secret: secretByName.get(cloudInitSecretName(name)),
       ready: readinessOf(vmi).ready,
       deleting: Boolean(vm.metadata.deletionTimestamp),
     };

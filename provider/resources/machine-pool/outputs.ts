@@ -31,6 +31,11 @@ export const machinePoolOutputsSchema = machinePoolSchema.omit({ userData: true,
   readyCount: z.number().int().describe('VMs Running with an IPv4 address.'),
   drift: z.array(z.string()).describe('Differences found by the last read between the cluster and the recorded inputs (one line each).'),
   cloudInitHash: z.string().optional().describe('Keyed digest of the rendered cloud-init user data every VM carries (agent and keys merged in). Secret.').meta({ secret: true }),
+  importGaps: z.array(z.string()).optional().describe(
+    'Set by an import only: the inputs the cluster does not record (timeouts, rollingUpdate, volumeDeletion, guestAgent when the user data ' +
+      'starts the agent itself) or records in part (zones: only those a VM sits in). Until the next update records them, diff takes the ' +
+      'program\'s values for these (for zones: any list holding every zone a VM sits in).',
+  ),
   backendSelector: z.record(z.string(), z.array(z.string())).describe(
     'Label selector of the pool\'s VMs (their VMIs carry these labels): give it to HarvesterLoadBalancer.backendServerSelector to put a load balancer in front of the pool.',
   ),
@@ -44,6 +49,7 @@ export type MachinePoolOutputs = Omit<MachinePoolInputs, 'userData' | 'networkDa
   readyCount: number;
   drift: string[];
   cloudInitHash?: string;
+  importGaps?: string[];
   backendSelector: Record<string, string[]>;
 };
 

@@ -6,7 +6,8 @@
  *    label/annotation changes are patched in place; anything else makes it outdated. Scale-down then
  *    removes members beyond `count`: outdated ones first (so an interrupted roll resumes instead of
  *    removing the replacements it made), then the highest index (zone-aware, zones.ts rule 2).
- * 3. Kept members are placed in zones; one that must move is compared again for its new zone.
+ * 3. Kept members are placed in zones; one that must move is compared again for its new zone. A kept
+ *    member's cloud-init Secret that is missing or whose content differs is written again (no restart).
  * 4. Missing members (scale-up, or a VM lost out of band) are created first at the indexes recorded for
  *    the pool that no longer exist (so healing recreates the missing index), then at the lowest free ones.
  * 5. Outdated members roll in waves of maxSurge + maxUnavailable: up to maxUnavailable old VMs go first,
@@ -16,10 +17,11 @@
  *    Secret or PVC collides with one still terminating.
  * 6. Finally every member is awaited ready and every removed VM awaited gone.
  */
-import type { VirtualMachine, VirtualMachineInstance } from '../../client/objects';
+import type { Secret, VirtualMachine, VirtualMachineInstance } from '../../client/objects';
 import { naturalCompare } from '../../core/natural-order';
 import type { DesiredMachine, DesiredPool } from './desired';
 import { splitAffinity } from './affinity';
+import { cloudInitDataDiffers } from './cloud-init-secret';
 import { DRIVER_LABELS, POOL_INDEX_LABEL } from './labels';
 import { claimNamesOf, type MachineDifference, vmDifferences } from './normalize';
 import { assignZones, selectRemovals } from './zones';
@@ -33,6 +35,8 @@ export interface ObservedMachine {
   vmi?: VirtualMachineInstance;
   /** Whether its cloud-init Secret exists. */
   secretExists: boolean;
+  /** Its cloud-init Secret, when observe listed Secrets (`withSecrets`) and it exists. */
+  secret?: Secret;
   /** VMI Running with an IPv4 address on its first interface. */
   ready: boolean;
   /** Marked for deletion (deletionTimestamp set). */
@@ -164,8 +168,9 @@ export function planPool(desired: DesiredPool, observed: ObservedMachine[], opti
       steps.push({ action: 'patch', name: m.name, patch: metadataPatch(diffs, want), reason });
       changes.push(reason);
     }
-    if (!m.secretExists) {
-      const reason = `recreate the cloud-init Secret of ${m.name} (missing)`;
+    const secretFault = !m.secretExists ? 'missing' : m.secret && cloudInitDataDiffers(m.secret, want.secret) ? 'its content differs from the inputs' : undefined;
+    if (secretFault) {
+      const reason = `${m.secretExists ? 'rewrite' : 'recreate'} the cloud-init Secret of ${m.name} (${secretFault})`;
       steps.push({ action: 'ensureSecret', machine: want, reason });
       changes.push(reason);
     }

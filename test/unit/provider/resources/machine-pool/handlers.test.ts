@@ -1,6 +1,8 @@
 /**
- * The machine pool's handlers where no cluster is needed: secret inputs are registered for redaction as soon
- * as the provider sees them, so no error or log line of any layer can quote them.
+ * The machine pool's handlers with no cluster or an in-memory one: secret inputs are registered for redaction as
+ * soon as the provider sees them, so no error or log line of any layer can quote them; destroy sweeps stray Secrets;
+ * and the one refusal the emulator cannot stage (its webhook refuses a key pair that would not validate) is refused
+ * by check as by up (the others: test/integration/machine-pool-refusals.test.ts).
  */
 import assert from 'node:assert/strict';
 import { REDACTED, clearRegisteredSecrets, redact } from '../../../../../provider/client/redact';
@@ -43,5 +45,31 @@ describe('machine-pool handlers (no cluster)', () => {
     const provider = createMachinePoolProvider({ connect: async () => client as never });
     await provider.delete('team/pool-a', { name: 'pool-a', namespace: 'team', volumeDeletion: 'retain' });
     assert.deepEqual(deletes, [['pool-a-7-cloudinit', { namespace: 'team', owner: { resourceType: 'machine-pool', resourceName: 'pool-a' } }]]);
+  });
+
+  it('a key pair that is not validated: check refuses it with and without olds, and up refuses it in the same words before writing', async () => {
+    const found = (objects: Record<string, unknown>) => ({ get: async (name: string) => objects[name] });
+    const none = { get: async () => undefined, list: async () => ({ items: [], resourceVersion: '1' }) };
+    // Reads only: a write would throw (no such method) instead of refusing with the check's words.
+    const client = {
+      namespaces: found({ default: { metadata: { name: 'default' } } }),
+      images: found({ img: { metadata: { name: 'img' }, spec: {}, status: { storageClassName: 'lh-img', conditions: [{ type: 'Imported', status: 'True' }] } } }),
+      networks: found({ 'vm-net': { metadata: { name: 'vm-net' } } }),
+      nodes: { list: async () => ({ items: [{ metadata: { name: 'node-0', labels: { 'network.harvesterhci.io/mgmt': 'true' } } }] }) },
+      keyPairs: found({ unchecked: { metadata: { name: 'unchecked' }, spec: { publicKey: 'ssh-ed25519 AAAA' }, status: { conditions: [{ type: 'validated', status: 'False' }] } } }),
+      virtualMachines: none, virtualMachineInstances: none, secrets: none, persistentVolumeClaims: none,
+    };
+    const provider = createMachinePoolProvider({ connect: async () => client as never });
+    const base = { name: 'pool-a', disks: [{ image: 'img', size: '10Gi' }], networks: [{ network: 'vm-net' }] };
+    const recorded = (await provider.check({}, base)).inputs!;
+    const news = { ...base, count: 2, sshKeys: ['unchecked'] };
+    const update = await provider.check(recorded, news);
+    const create = await provider.check({}, news);
+    assert.deepEqual(update.failures?.map((f) => f.property), ['sshKeys[0]']);
+    assert.deepEqual(create.failures, update.failures);
+    assert.match(update.failures![0].reason, /^sshKeys\[0\]: KeyPair default\/unchecked is not validated by Harvester/);
+    const parsed = { ...recorded, ...news, sshKeys: ['unchecked'] };
+    const err = await provider.update('default/pool-a', { ...recorded, machines: [] } as never, parsed).then(() => undefined, (e: unknown) => e);
+    assert.ok(err instanceof Error && err.message.includes(update.failures![0].reason), String(err));
   });
 });

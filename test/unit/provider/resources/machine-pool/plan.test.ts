@@ -154,6 +154,17 @@ describe('machine-pool planPool', () => {
     assert.deepEqual(plan.changes, ['recreate the cloud-init Secret of pool-a-0 (missing)']);
   });
 
+  it('writes back a cloud-init Secret whose content differs from the inputs, without rolling its VM; an equal one is left alone', () => {
+    const desired = desiredVirtualMachines(inputs({ count: 1, userData: '#cloud-config\nhostname: a\n' }), context());
+    const secret = desired.build(0, undefined).secret;
+    const same = planPool(desired, observed(livePool({ count: 1, userData: '#cloud-config\nhostname: a\n' }), { secret }));
+    assert.deepEqual(summary(same.steps), ['ready pool-a-0']);
+    const edited = { ...secret, data: { ...secret.data, userdata: Buffer.from('#cloud-config\nhostname: b\n').toString('base64') } };
+    const plan = planPool(desired, observed(livePool({ count: 1, userData: '#cloud-config\nhostname: a\n' }), { secret: edited }));
+    assert.deepEqual(summary(plan.steps), ['secret pool-a-0', 'ready pool-a-0']);
+    assert.deepEqual(plan.changes, ['rewrite the cloud-init Secret of pool-a-0 (its content differs from the inputs)']);
+  });
+
   it('does not reuse the index of a VM still terminating, and waits for it', () => {
     const live = observed(livePool({ count: 2 }));
     live[1].deleting = true;
