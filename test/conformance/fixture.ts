@@ -65,11 +65,6 @@ export interface ConformanceFixture {
    * "not found" cleanly instead of guessing).
    */
   importByIdUnsupported?: string;
-  /**
-   * Contract cases this resource does not pass yet, with the open issue that tracks each: they show as pending,
-   * never as passed, until the gap is closed and the entry removed.
-   */
-  knownGaps?: Partial<Record<'refreshExact' | 'importClean', string>>;
   /** Names of the secret inputs. */
   secretInputs: readonly string[];
 }
