@@ -21,7 +21,8 @@ import { registerSecret } from '../../client/redact';
 import type { Clock } from '../../await/clock';
 import { systemClock } from '../../await/clock';
 import { mapLimit } from '../../core/concurrency';
-import { ProviderError, ResourceInitError, errorMessage } from '../../core/errors';
+import { ProviderError, errorMessage } from '../../core/errors';
+import { recordPartial, type WriteOperation } from '../../core/partial';
 import { parseDuration } from '../../core/duration';
 import type { CheckResult, CreateResult, DiffResult, ReadResult, UpdateResult } from '../../core/types';
 import { isUnknown } from '../../core/unknowns';
@@ -39,7 +40,7 @@ import { plannedNameConflicts, previewNameConflicts } from './name-conflicts';
 import { observePool } from './observe';
 import { toOutputs, type MachinePoolOutputs } from './outputs';
 import { planPool } from './plan';
-import { UNFINISHED, readPool, recordedOrNamed } from './read';
+import { readPool, recordedOrNamed } from './read';
 import { validateInputs } from './validate';
 import { randomBytes } from 'node:crypto';
 
@@ -130,22 +131,21 @@ export function createMachinePoolProvider(options: MachinePoolProviderOptions = 
   }
 
   /**
-   * Records a failed create/update with whatever exists, so the next run converges. The record carries a
-   * drift line saying the operation did not finish: diff then plans it again even when every VM on record
-   * is ready (an update that failed before its first step, or between two waves of a roll).
+   * A create/update recorded with whatever exists when it fails (core/partial.ts), so the next run converges. The
+   * record carries a drift line saying the operation did not finish: diff then plans it again even when every VM
+   * on record is ready (an update that failed before its first step, or between two waves of a roll). An update
+   * is recorded even with no VM left; a create that made no VM has nothing to record.
    */
-  async function partial(id: string, inputs: MachinePoolInputs, client: HarvesterClient, err: unknown, op: 'create' | 'update'): Promise<never> {
-    let statuses;
-    try {
-      statuses = (await observePool(client, poolIdentity(inputs))).statuses;
-    } catch {
-      throw err;
-    }
-    if (op === 'create' && statuses.length === 0) throw err;
-    const code = (err as { code?: unknown }).code;
-    const why = typeof code === 'string' ? code : err instanceof Error ? err.name : 'error';
-    const unfinished = `the last ${op} of pool ${inputs.namespace}/${inputs.name} ${UNFINISHED} (${why}); the next \`pulumi up\` resumes it`;
-    throw new ResourceInitError(id, toOutputs(inputs, statuses, [unfinished]), [errorMessage(err)], err);
+  function recorded(id: string, inputs: MachinePoolInputs, client: HarvesterClient, op: WriteOperation, apply: () => Promise<MachinePoolOutputs>) {
+    return recordPartial(apply, {
+      id,
+      op,
+      object: `pool ${inputs.namespace}/${inputs.name}`,
+      observe: async (drift) => {
+        const { statuses } = await observePool(client, poolIdentity(inputs));
+        return op === 'create' && statuses.length === 0 ? undefined : toOutputs(inputs, statuses, drift);
+      },
+    });
   }
 
   return {
@@ -187,11 +187,7 @@ export function createMachinePoolProvider(options: MachinePoolProviderOptions = 
       const inputs = parseInputs(userInputs(raw));
       const id = `${inputs.namespace}/${inputs.name}`;
       const client = await connect({ kubeconfig: inputs.kubeconfig, context: inputs.context });
-      try {
-        return { id, outs: await converge(inputs, client, 'create') };
-      } catch (err) {
-        return partial(id, inputs, client, err, 'create');
-      }
+      return { id, outs: await recorded(id, inputs, client, 'create', () => converge(inputs, client, 'create')) };
     },
 
     /** read reports the pool as it is, with inputs reconstructed for drift (read.ts). */
@@ -204,11 +200,7 @@ export function createMachinePoolProvider(options: MachinePoolProviderOptions = 
     async update(id: string, olds: Raw, news: Raw): Promise<UpdateResult<MachinePoolOutputs>> {
       const inputs = parseInputs(userInputs(news));
       const client = await connect({ kubeconfig: inputs.kubeconfig, context: inputs.context });
-      try {
-        return { outs: await converge(inputs, client, 'update', olds as Partial<MachinePoolOutputs>) };
-      } catch (err) {
-        return partial(id, inputs, client, err, 'update');
-      }
+      return { outs: await recorded(id, inputs, client, 'update', () => converge(inputs, client, 'update', olds as Partial<MachinePoolOutputs>)) };
     },
 
     /** delete removes every VM of the pool (volumes per policy) and waits until they are gone. */

@@ -15,16 +15,15 @@ import type { HarvesterClient } from '../../client/harvester-client';
 import type { ReadResult } from '../../core/types';
 import { importCloudInit, readCloudInit } from './cloud-init-secret';
 import { poolIdentity } from './labels';
+import { NOT_ON_CLUSTER } from '../../core/imported';
+import { unfinishedLines } from '../../core/partial';
 import { machinePoolSchema } from './model';
 import { observePool } from './observe';
 import { backendSelectorOf, type MachinePoolOutputs } from './outputs';
 import { reconstructInputs } from './read-back';
 
-/** The words of the drift line recording a create/update that failed part-way (handlers.ts, partial). */
-export const UNFINISHED = 'did not finish';
-
 /** Inputs the cluster does not record: an import takes them from the program (diff.ts). */
-const NOT_ON_CLUSTER = ['rollingUpdate', 'timeouts', 'volumeDeletion'];
+const NOT_ON_CLUSTER_POOL = [...NOT_ON_CLUSTER, 'rollingUpdate', 'volumeDeletion'];
 
 /** The recorded outputs to read against: those given, or the pool named by the id (`namespace/name`) on import. */
 export function recordedOrNamed(id: string, props: Record<string, unknown> | undefined): MachinePoolOutputs {
@@ -59,7 +58,7 @@ export async function readPool(client: HarvesterClient, id: string, previous: Ma
 
   if (importing) {
     const { userData, networkData, guestAgent, ...digests } = importCloudInit(previous, live.find((m) => m.secret)?.secret);
-    const importGaps = [...NOT_ON_CLUSTER, 'zones', ...(guestAgent === undefined ? ['guestAgent'] : [])];
+    const importGaps = [...NOT_ON_CLUSTER_POOL, 'zones', ...(guestAgent === undefined ? ['guestAgent'] : [])];
     const outs: MachinePoolOutputs = { ...previous, ...rebuilt, zones: rebuilt.zones ?? [], ...digests, machines: observed.statuses, readyCount, drift: [], backendSelector, importGaps };
     if (guestAgent) outs.guestAgent = guestAgent;
     return { id, props: outs, inputs: inputsOf(outs, { userData, networkData }) };
@@ -71,7 +70,7 @@ export async function readPool(client: HarvesterClient, id: string, previous: Ma
     drift.push(`PersistentVolumeClaim ${previous.namespace}/${claim}: not used by any VM of the pool (its VM was deleted outside Pulumi); the next \`pulumi up\` deletes it`);
   }
   // A failed create/update stays visible until an up completes it (only converge clears this line).
-  for (const line of previous.drift ?? []) if (line.includes(UNFINISHED) && !drift.includes(line)) drift.push(line);
+  for (const line of unfinishedLines(previous.drift)) if (!drift.includes(line)) drift.push(line);
   // A recorded VM that is gone stays listed as Missing, so the update knows which index to recreate.
   const seen = new Set(observed.statuses.map((s) => s.name));
   const lost = (previous.machines ?? []).filter((m) => !seen.has(m.name)).map((m) => ({ name: m.name, index: m.index, zone: m.zone, phase: 'Missing', ready: false }));
