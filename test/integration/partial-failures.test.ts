@@ -22,7 +22,7 @@ import { fastConnect } from '../support/fast-connect';
 
 type Raw = Record<string, unknown>;
 const FAST = { create: '1s', update: '1s', delete: '10s' };
-const unfinished = (op: string, what: string) => `the last ${op} of ${what} did not finish (WaitTimeout); the next \`pulumi up\` resumes it`;
+const unfinished = (op: string, what: string, code = 'WaitTimeout') => `the last ${op} of ${what} did not finish (${code}); the next \`pulumi up\` resumes it`;
 
 describe('HarvesterLoadBalancer and HarvesterIPPool: a failure after the first write is recorded, refreshed and destroyed', function () {
   this.timeout(60_000);
@@ -107,12 +107,16 @@ describe('HarvesterLoadBalancer and HarvesterIPPool: a failure after the first w
     const pool = (await pools.create(await checked(pools, { name: 'pair', ranges: [{ subnet: '10.7.0.0/24', rangeStart: '10.7.0.10', rangeEnd: '10.7.0.11' }] }))).outs!;
     const made = (await lbs.create(await checked(lbs, lbArgs('moving', { ipPool: 'pair', timeouts: FAST })))).outs!;
     const news = await checked(lbs, lbArgs('moving', { ipPool: 'pair', timeouts: FAST, backendServerSelector: { app: ['nothing-runs-this'] } }), made as unknown as Raw);
-    const err = await initFailure(lbs.update('default/moving', made as unknown as Raw, news));
+    // The patch goes through; then the wait cannot watch the load balancer (the token refused for lists and
+    // watches). Waiting for the controller to notice the selector matches nothing instead would race its
+    // reconcile: the wait may still see the Ready condition of before the patch.
+    const faults = t.emulator.faults.add({ name: 'lb-wait-refused', match: { resource: 'loadbalancers', verb: ['list', 'watch'] }, action: { type: 'unauthorized' } });
+    const err = await initFailure(lbs.update('default/moving', made as unknown as Raw, news)).finally(() => faults.forEach((id) => t.emulator.faults.remove(id)));
     assert.equal(err.id, 'default/moving');
     const recorded = err.properties as unknown as LoadBalancerOutputs;
     assert.deepEqual(recorded.backendServerSelector, { app: ['nothing-runs-this'] }, 'the outputs are what was written');
     assert.equal(recorded.address, made.address, 'and what exists: the address it still holds');
-    assert.deepEqual(recorded.drift, [unfinished('update', 'LoadBalancer default/moving')]);
+    assert.deepEqual(recorded.drift, [unfinished('update', 'LoadBalancer default/moving', 'TokenExpired')]);
     const refreshed = await lbs.read(err.id, err.properties);
     assert.deepEqual(refreshed.props!.drift, recorded.drift);
     const healed = (await lbs.update(err.id, refreshed.props as Raw, await checked(lbs, lbArgs('moving', { ipPool: 'pair', timeouts: FAST }), refreshed.inputs))).outs!;
