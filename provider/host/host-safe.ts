@@ -8,6 +8,9 @@
  * - check failures on a secret or connection input are reported on property "" with the input named in the
  *   reason: the CLI may print the value of the property it is given (trap 8, pulumi/pulumi#19465);
  * - connection inputs never reach diff (trap 9: rotating credentials is not a change of the resource);
+ * - a recorded state reaches the handlers without the host's own keys (`__provider` is in every state the host
+ *   sends to read, diff, update and delete; the host puts it back into what read returns), so a handler may
+ *   parse a state with its strict model;
  * - when a call that works on the cluster ends, the last progress line held back about its object is printed.
  */
 import { redact } from '../client/redact';
@@ -79,6 +82,11 @@ function withoutKeys(raw: Raw | undefined, keys: readonly string[]): Raw {
   return Object.fromEntries(Object.entries(raw ?? {}).filter(([k]) => !keys.includes(k)));
 }
 
+/** A recorded state without the host's keys (`__provider`, …). */
+function recordedState(raw: Raw | undefined): Raw {
+  return Object.fromEntries(Object.entries(raw ?? {}).filter(([k]) => !k.startsWith('__')));
+}
+
 /** hostSafe returns the handlers wrapped; see the file header. */
 export function hostSafe(provider: ResourceProvider, options: HostSafeOptions): HostProvider {
   const hidden = new Set([...options.secretInputs, ...CONNECTION_INPUTS]);
@@ -109,11 +117,11 @@ export function hostSafe(provider: ResourceProvider, options: HostSafeOptions): 
         return result.failures?.length ? { ...result, failures: movePrivateFailures(result.failures, hidden) } : result;
       }),
     // Connection settings are not part of the resource: changing or rotating them is no change (trap 9).
-    diff: (id, olds, news) => guard('diff', () => provider.diff(id, withoutKeys(olds, CONNECTION_INPUTS), withoutKeys(withoutNulls(news), CONNECTION_INPUTS))),
+    diff: (id, olds, news) => guard('diff', () => provider.diff(id, withoutKeys(recordedState(olds), CONNECTION_INPUTS), withoutKeys(withoutNulls(news), CONNECTION_INPUTS))),
     create: (inputs) => guard('create', () => provider.create(withoutNulls(inputs)), inputs?.__provider, inputs),
-    read: (id, props) => guard('read', () => provider.read(id, props)),
-    update: (id, olds, news) => guard('update', () => provider.update(id, olds, withoutNulls(news)), news?.__provider ?? olds?.__provider, news),
-    delete: (id, props) => guard('delete', () => provider.delete(id, props), undefined, props),
+    read: (id, props) => guard('read', () => provider.read(id, props && recordedState(props))),
+    update: (id, olds, news) => guard('update', () => provider.update(id, recordedState(olds), withoutNulls(news)), news?.__provider ?? olds?.__provider, news),
+    delete: (id, props) => guard('delete', () => provider.delete(id, recordedState(props)), undefined, props),
   };
 }
 

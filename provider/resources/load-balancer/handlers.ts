@@ -271,12 +271,9 @@ export function createLoadBalancerProvider(options: LoadBalancerProviderOptions 
   };
 }
 
-/**
- * The inputs recorded in a state: outputs and the host's own keys (`__provider`, which the real host sends with
- * every state) left out, so the strict model parses them.
- */
+/** The inputs recorded in a state (outputs left out; host-safe already dropped the host's `__provider`). */
 function recordedInputsOf(recorded: Partial<LoadBalancerOutputs>): Raw {
-  return Object.fromEntries(Object.entries(userInputs(recorded as Raw)).filter(([k]) => !OUTPUT_ONLY.includes(k)));
+  return Object.fromEntries(Object.entries(recorded).filter(([k]) => !OUTPUT_ONLY.includes(k)));
 }
 
 /** A merge patch of the spec (lists replaced wholesale, removed optionals nulled) and our network annotation. */

@@ -4,9 +4,9 @@
  * call ends, and the line format the runner parses back.
  */
 import assert from 'node:assert/strict';
-import { clearRegisteredSecrets, registerSecret } from '../../../provider/client/redact';
-import { progressFor, progressObject } from '../../../provider/core/progress';
-import { ProgressPrinter, formatProgressLine, parseProgressLine } from '../../../provider/host/progress';
+import { clearRegisteredSecrets, registerSecret } from '../../../../provider/client/redact';
+import { progressFor, progressObject } from '../../../../provider/core/progress';
+import { ProgressPrinter, formatProgressLine, parseProgressLine } from '../../../../provider/host/progress';
 
 function printer() {
   const lines: string[] = [];
