@@ -1,10 +1,12 @@
 /**
  * `npm run docs`: every generated file from the zod models (sdk/registry.ts) — sdk/generated/resources.ts,
- * schema.json and the README's reference tables. test/unit/codegen.test.ts fails when a committed copy is stale.
+ * schema.json and the resource pages docs/resources/*.md. test/unit/sdk/codegen.test.ts fails when a committed copy
+ * is stale.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { renderReadme, repoRoot } from '../resource-docs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { repoRoot } from '../resource-docs';
+import { renderResourcePages } from '../resource-pages';
 import { renderPulumiSchema } from './pulumi-schema';
 import { renderSdkResources } from './typescript';
 
@@ -18,7 +20,7 @@ export function generatedFiles(root = repoRoot()): Record<string, string> {
   return {
     'sdk/generated/resources.ts': renderSdkResources(),
     'schema.json': renderPulumiSchema(packageVersion(root)),
-    'README.md': renderReadme(readFileSync(join(root, 'README.md'), 'utf8')),
+    ...renderResourcePages(root),
   };
 }
 
@@ -33,6 +35,7 @@ if (require.main === module) {
       // new file
     }
     if (current !== content) {
+      mkdirSync(dirname(file), { recursive: true });
       writeFileSync(file, content);
       console.log(`wrote ${path}`);
     }
