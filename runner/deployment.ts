@@ -156,7 +156,7 @@ export class Deployment implements MonitorHandler {
     if (!reg.type.startsWith(DYNAMIC_PREFIX)) {
       throw new Error(`${reg.type} ${reg.name}: the local runner drives dynamic-provider resources only; use the Pulumi CLI for provider packages`);
     }
-    if (reg.importId) throw new Error(`${reg.name}: the import option is not supported by the local runner; use the Pulumi CLI (README "Import")`);
+    if (reg.importId) throw new Error(`${reg.name}: the import option is not supported by the local runner; use the Pulumi CLI (docs/guides/import-and-adoption.md)`);
     try {
       return await this.step(urn, reg);
     } catch (err) {

@@ -61,7 +61,7 @@ export function localEngine(setup: EngineSetup): StoryEngine {
 
 /**
  * The Pulumi CLI through the Automation API. Not exercised by the tests (no CLI on the build machines); the
- * README documents the same steps by hand.
+ * docs/guides/local-runner-vs-pulumi-cli.md documents the same steps by hand.
  */
 export async function pulumiCliEngine(setup: EngineSetup): Promise<StoryEngine> {
   // Loaded only when the CLI is there: the Automation API module is large.

@@ -1,11 +1,14 @@
 /**
  * Every resource the package offers, once: the SDK classes (sdk/generated/resources.ts), `schema.json` and the
- * README's reference tables are generated from these entries and the zod models they name (`npm run docs`).
+ * reference pages docs/resources/*.md are generated from these entries and the zod models they name (`npm run docs`).
  *
- * Adding a resource (its handlers exported from harvester-iac/provider under `exportName`):
+ * Adding a resource (its handlers exported from harvester-iac/provider under `exportName`; the whole list is in
+ * docs/architecture.md "Adding a resource"):
  *   1. add an entry here (class name, export name, description, the zod input and output models);
- *   2. `npm run docs` regenerates sdk/generated/*, schema.json and the README tables;
- *   3. add the class to examples/quickstart. The tests that compare generated files fail until 2 is done.
+ *   2. write its page source docs/src/resources/<kebab-name>.md (title, description, Example, Import, Drift, Errors);
+ *   3. `npm run docs` regenerates sdk/generated/*, schema.json and docs/resources/<kebab-name>.md;
+ *   4. add the class to examples/quickstart and a row to the README's status table.
+ * The tests that compare generated files and check page sources fail until 2 and 3 are done.
  * This module must not import @pulumi/pulumi: the generators and CDKTF adapter read it too.
  */
 import type { z } from 'zod';

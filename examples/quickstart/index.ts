@@ -6,7 +6,7 @@
  *                                   `pulumi config set --secret harvester:kubeconfig "$(cat kubeconfig)"`
  *
  * Defaults fit the emulator's seed; on a real Harvester set the quickstart:* config keys to your hosts,
- * image, network and a free address range (README "Quickstart").
+ * image, network and a free address range (docs/guides/local-runner-vs-pulumi-cli.md).
  */
 import * as pulumi from '@pulumi/pulumi';
 import * as harvester from 'harvester-iac';

@@ -1,6 +1,6 @@
 /**
  * The per-resource connection override every resource model carries (one text for all: the SDK docs,
- * schema.json and README derive from it). Stack config is the normal way (core/connection.ts); these inputs
+ * schema.json and docs/resources derive from it). Stack config is the normal way (core/connection.ts); these inputs
  * are never part of a diff (host/host-safe.ts).
  */
 import { z } from 'zod';

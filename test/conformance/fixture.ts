@@ -1,7 +1,7 @@
 /**
  * The resource conformance contract: what every resource registers so the suite (contract.test.ts,
  * references.test.ts) can drive it through Pulumi's real dynamic-provider host. A resource is done only when
- * its fixture is registered in fixtures/index.ts and every case passes (README "Resource contract").
+ * its fixture is registered in fixtures/index.ts and every case passes (docs/architecture.md "The resource contract").
  */
 import type { HarvesterClient } from '../../provider/client/harvester-client';
 import type { Emulator, EmulatorOptions, FaultRule } from '../../emulator';

@@ -71,7 +71,7 @@ export interface TestTarget {
 /** The variable that switches the integration suites to a real cluster. */
 export const ACCEPTANCE_ENV = 'HARVESTER_IAC_ACCEPTANCE_KUBECONFIG';
 
-/** Every acceptance variable with what it means (for the README and for error messages). */
+/** Every acceptance variable with what it means (for docs/guides/acceptance-tests.md and for error messages). */
 export const ACCEPTANCE_VARIABLES: Record<string, string> = {
   KUBECONFIG: 'path of a kubeconfig of the Harvester cluster (switches acceptance mode on)',
   NAMESPACE: 'namespace the tests create their objects in (default "default")',
@@ -161,7 +161,7 @@ function acceptanceFixtures(env: NodeJS.ProcessEnv): { fixtures: Omit<TargetFixt
     throw new Error(
       `${ACCEPTANCE_ENV} is set, so the integration tests run against a real cluster, but their fixtures are not usable:\n` +
         problems.map((p) => `  - ${p}`).join('\n') +
-        '\nSet them (README "Acceptance tests"), or unset the kubeconfig variable to use the embedded emulator.',
+        '\nSet them (docs/guides/acceptance-tests.md), or unset the kubeconfig variable to use the embedded emulator.',
     );
   }
   return { fixtures, timeouts };

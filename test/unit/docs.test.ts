@@ -92,3 +92,11 @@ describe('resource pages: sources', () => {
     assert.match(page.split('## Timeouts')[1], /^\| `guestSyncTimeout` \| string \|/m);
   });
 });
+
+describe('README status table', () => {
+  it('has a row linking the page of every resource of sdk/registry.ts', () => {
+    const readme = readFileSync(join(root, 'README.md'), 'utf8');
+    const missing = RESOURCES.filter((r) => !new RegExp(`^\\| \`${r.className}\` \\| \\[[^\\]]*\\]\\(${pagePath(r).replace(/[.]/g, '\\.')}\\)`, 'm').test(readme));
+    assert.deepEqual(missing.map((r) => r.className), [], 'add a row "| `<Class>` | [<page>](docs/resources/<page>.md) | <state> |" to the README\'s Status table');
+  });
+});

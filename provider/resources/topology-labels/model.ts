@@ -1,6 +1,6 @@
 /**
  * The TopologyLabels inputs and outputs: the one source of truth. TypeScript types are inferred from them,
- * `check` validates with them, and schema.json and the README reference derive from the `.describe()` texts
+ * `check` validates with them, and schema.json and the docs/resources page derive from the `.describe()` texts
  * (each states the default and whether a change replaces the resource) and `.meta()` flags (`secret`,
  * `replaceOnChanges`).
  *
