@@ -33,7 +33,9 @@ function rows(schema: JsonSchema, prefix: string, required: Set<string>, markReq
     out.push(`| \`${path}\` | ${cell(typeOf(prop))} | ${flags} | ${cell(prop.description ?? '')} |`);
     // Lists document their items as `path[].x`, maps of objects their values as `path.*.x`.
     const map = prop.type === 'object' && !prop.properties && prop.additionalProperties?.properties;
-    const nested = prop.type === 'array' ? prop.items : map ? prop.additionalProperties : prop;
+    // A nullable object (`object | null`) documents the object's fields too.
+    const orNull = prop.anyOf?.length === 2 && prop.anyOf.some((a: JsonSchema) => a.type === 'null') ? prop.anyOf.find((a: JsonSchema) => a.type !== 'null') : undefined;
+    const nested = prop.type === 'array' ? prop.items : map ? prop.additionalProperties : (orNull ?? prop);
     if (nested?.type === 'object' && nested.properties) {
       out.push(...rows(nested, `${path}${prop.type === 'array' ? '[]' : map ? '.*' : ''}.`, new Set(nested.required ?? []), markRequired));
     }

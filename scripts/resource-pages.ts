@@ -127,7 +127,8 @@ export function renderResourcePage(r: ResourceEntry, sourceText: string): string
     `# ${r.className}\n`,
     `${src.description}\n`,
     `Pulumi type token \`pulumi-nodejs:dynamic/harvester:${r.className}\`; handlers \`${r.exportName}\` of \`harvester-iac/provider\`; ` +
-      `package schema type \`harvester:index:${r.className}\` (schema.json).\n`,
+      `package schema type \`harvester:index:${r.className}\` (schema.json). Install with \`npm install harvester-iac\`; the ` +
+      'cluster connection comes from stack config `harvester:kubeconfig` ([credentials](../guides/credentials.md)).\n',
     part('Example', src.sections.get('Example')!),
     ...GENERATED_SECTIONS.map((s) => part(s, generated[s])),
     ...SOURCE_SECTIONS.filter((s) => s !== 'Example' && src.sections.has(s)).map((s) => part(s, src.sections.get(s)!)),
