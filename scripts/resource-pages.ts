@@ -91,8 +91,7 @@ function replacementSection(r: ResourceEntry): string {
   if (!replacing.length) return 'No input replaces the resource: every change is made in place.';
   const json = z.toJSONSchema(r.inputs, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
   return [
-    'A change of these inputs replaces the resource: the old object is deleted first, then the new one is created',
-    '(delete-before-replace, since the names are fixed). Every other input is updated in place.',
+    'A change of one of these inputs replaces the resource; every other input is updated in place.',
     '',
     ...replacing.map((k) => `- \`${k}\`: ${String(json.properties[k]?.description ?? '').replace(/\n/g, ' ')}`),
   ].join('\n');
