@@ -42,7 +42,7 @@ describe('example: guest-cluster-credentials under pulumi.runtime.setMocks', fun
     assert.equal(creds.inputs.rotationTrigger, '1');
   });
 
-  it('wires the credentials\' cloudInit into the pool as a secret, the credentials\' outputs are secret by additionalSecretOutputs (engine tests)', async () => {
+  it('wires the credentials\' cloudInit into the pool as a secret input', async () => {
     await settle(program.nodeNames);
     const pool = byType('HarvesterMachinePool');
     assert.equal(pool.inputs.guestCluster, 'prod-apps');
