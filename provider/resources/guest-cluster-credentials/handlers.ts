@@ -22,6 +22,7 @@ import { registerSecret } from '../../client/redact';
 import type { ResourceClient } from '../../client/resource-client';
 import { checkInputs, parseChecked, userInputs } from '../../core/check-flow';
 import { connectionFor } from '../../core/connection';
+import { ProviderError } from '../../core/errors';
 import { parseDuration } from '../../core/duration';
 import { withoutUnrecorded } from '../../core/imported';
 import { recordPartial, unfinishedLines, type WriteOperation } from '../../core/partial';
@@ -139,6 +140,11 @@ export function createGuestClusterCredentialsProvider(options: GuestClusterCrede
     const client = await clientFor(inputs);
     const owner = credentialsOwner(inputs);
     const names = namesOf(inputs);
+    // What check refuses, up refuses before its first write (a binding to a missing role would be accepted by the API).
+    const refused = await clusterFailures(inputs, recorded, client);
+    if (refused.length) {
+      throw new ProviderError('InvalidInputs', `The GuestClusterCredentials inputs are refused by the cluster:\n${refused.map((f) => `  - ${f.reason}`).join('\n')}\n`, { fix: 'Fix the inputs above and run again.' });
+    }
     let live = await observe(client, inputs);
     const adopted = adoptableUid(recorded, inputs, live);
     const write: WriteContext = { owner, adopted, op, timeoutMs: parseDuration(inputs.timeouts[op]) ?? 120_000 };
