@@ -115,12 +115,12 @@ export interface LiveCredentials {
 /** The live objects as inputs; what the cluster does not record comes from `recorded`. */
 export function liveInputs(recorded: Partial<GuestClusterCredentialsInputs>, live: LiveCredentials & { serviceAccount: ServiceAccount }): GuestClusterCredentialsInputs {
   const sa = live.serviceAccount;
+  const identity = { namespace: sa.metadata.namespace as string, serviceAccountName: sa.metadata.name as string };
   const inputs = {
     ...recorded,
-    clusterName: sa.metadata.annotations?.[CLUSTER_NAME_ANNOTATION] ?? recorded.clusterName ?? (sa.metadata.name as string),
-    namespace: sa.metadata.namespace as string,
-    serviceAccountName: sa.metadata.name as string,
-    bindCsiDriverRole: bindingHolds(live.clusterRoleBinding, desiredClusterRoleBinding(recorded as GuestClusterCredentialsInputs, sa)),
+    clusterName: sa.metadata.annotations?.[CLUSTER_NAME_ANNOTATION] ?? recorded.clusterName ?? identity.serviceAccountName,
+    ...identity,
+    bindCsiDriverRole: bindingHolds(live.clusterRoleBinding, desiredClusterRoleBinding({ ...recorded, ...identity } as GuestClusterCredentialsInputs, sa)),
   } as GuestClusterCredentialsInputs;
   const trigger = live.tokenSecret?.metadata.annotations?.[ROTATION_ANNOTATION];
   if (trigger !== undefined) inputs.rotationTrigger = trigger;
