@@ -78,7 +78,7 @@ async function observe(client: HarvesterClient, id: Identity): Promise<LiveCrede
 }
 
 /** Objects of ours among the live ones, each with the client that deletes it (bindings first, the ServiceAccount last). */
-function ownedObjects(client: HarvesterClient, live: LiveCredentials, owner: OwnerIdentity, adoptedUid?: string) {
+function ownedObjects(client: HarvesterClient, live: LiveCredentials, owner: OwnerIdentity, adoptedUid: string | undefined) {
   const all: [KubeObject | undefined, ResourceClient<KubeObject>][] = [
     [live.clusterRoleBinding, client.clusterRoleBindings as ResourceClient<KubeObject>],
     [live.roleBinding, client.roleBindings as ResourceClient<KubeObject>],
@@ -86,6 +86,15 @@ function ownedObjects(client: HarvesterClient, live: LiveCredentials, owner: Own
     [live.serviceAccount, client.serviceAccounts as ResourceClient<KubeObject>],
   ];
   return all.filter((e): e is [KubeObject, ResourceClient<KubeObject>] => !!e[0] && isOurs(e[0], owner, adoptedUid));
+}
+
+/** Deletes every object of ours among `live`, waiting until each is gone. */
+async function removeOwned(client: HarvesterClient, live: LiveCredentials, write: Omit<WriteContext, 'op'> & { timeoutOption: string; onProgress?: (line: string) => void }): Promise<void> {
+  for (const [obj, resource] of ownedObjects(client, live, write.owner, write.adopted)) {
+    const { name, namespace } = obj.metadata as { name: string; namespace?: string };
+    await resource.delete(name, { namespace });
+    await waitForDeletion<KubeObject>({ resource, name, namespace, timeoutMs: write.timeoutMs, timeoutOption: write.timeoutOption, what: `${resource.describe(name, namespace)} to be deleted`, onProgress: write.onProgress });
+  }
 }
 
 export function createGuestClusterCredentialsProvider(options: GuestClusterCredentialsProviderOptions = {}) {
@@ -149,15 +158,23 @@ export function createGuestClusterCredentialsProvider(options: GuestClusterCrede
     const adopted = adoptableUid(recorded, inputs, live);
     const write: WriteContext = { owner, adopted, op, timeoutMs: parseDuration(inputs.timeouts[op]) ?? 120_000 };
     const mine = (o: KubeObject) => isOurs(o, owner, adopted);
+    const onProgress = progressFor(options.onProgress, { namespace: inputs.namespace, name: inputs.serviceAccountName });
+    if (rotates(inputs, live.tokenSecret)) {
+      // A legacy token is a signature over the ServiceAccount's name and uid and the Secret's name: a Secret made
+      // again under the same name for the same ServiceAccount holds the same token (RSA signatures are
+      // deterministic), and the old one would work again. Only a new ServiceAccount (a new uid) makes a new token.
+      await removeOwned(client, live, { ...write, timeoutOption: `timeouts.${op}`, onProgress });
+      live = {};
+    }
     const ownerOf = (o: KubeObject) => o.metadata.ownerReferences?.[0]?.uid;
     const sa = await ensure(client.serviceAccounts, desiredServiceAccount(inputs), live.serviceAccount, write, () => false);
-    // A rotation, or a ServiceAccount recreated by hand (the old Secret names a uid that is gone): a new token.
-    const secret = await ensure(client.secrets, desiredTokenSecret(inputs, sa), live.tokenSecret, write, (s) => rotates(inputs, s) || ownerOf(s) !== sa.metadata.uid);
+    // A ServiceAccount recreated by hand: the old Secret names a uid that is gone (its token is dead): a new one.
+    const secret = await ensure(client.secrets, desiredTokenSecret(inputs, sa), live.tokenSecret, write, (s) => ownerOf(s) !== sa.metadata.uid);
     const [filled] = await waitFor<Secret>({
       resource: client.secrets, name: names.tokenSecret, namespace: inputs.namespace,
       timeoutMs: write.timeoutMs, timeoutOption: `timeouts.${op}`,
       what: `Secret ${inputs.namespace}/${names.tokenSecret} to hold a token and ca.crt`,
-      onProgress: progressFor(options.onProgress, { namespace: inputs.namespace, name: inputs.serviceAccountName }),
+      onProgress,
       check: ([s]) => (s && s.metadata.uid !== secret.metadata.uid ? { done: false, description: 'the Secret was replaced', pending: ['token'] } : tokenReadiness(names.tokenSecret, s)),
     });
     const roleBinding = await ensure(client.roleBindings, desiredRoleBinding(inputs, sa), live.roleBinding, write, (b) => !bindingHolds(b, desiredRoleBinding(inputs, sa)));
@@ -238,11 +255,8 @@ export function createGuestClusterCredentialsProvider(options: GuestClusterCrede
       // What an import adopted is ours only while it is the very ServiceAccount the import recorded.
       const adopted = recorded.serviceAccountUid && live.serviceAccount?.metadata.uid === recorded.serviceAccountUid ? recorded.serviceAccountUid : undefined;
       const timeoutMs = parseDuration(recorded.timeouts?.delete ?? '2m') ?? 120_000;
-      for (const [obj, resource] of ownedObjects(client, live, credentialsOwner(identity), adopted)) {
-        const { name, namespace } = obj.metadata as { name: string; namespace?: string };
-        await resource.delete(name, { namespace });
-        await waitForDeletion<KubeObject>({ resource, name, namespace, timeoutMs, timeoutOption: 'timeouts.delete', what: `${resource.describe(name, namespace)} to be deleted`, onProgress: progressFor(options.onProgress, { namespace: identity.namespace, name: identity.serviceAccountName }) });
-      }
+      const onProgress = progressFor(options.onProgress, { namespace: identity.namespace, name: identity.serviceAccountName });
+      await removeOwned(client, live, { owner: credentialsOwner(identity), adopted, timeoutMs, timeoutOption: 'timeouts.delete', onProgress });
     },
   };
 }

@@ -33,7 +33,7 @@ export const guestClusterCredentialsSchema = z.strictObject({
     'URL the guests reach the Harvester API at, written into the kubeconfig. Default: the server of the connection (Harvester\'s generator writes https://<VIP>:6443). A change updates the outputs only.',
   ),
   rotationTrigger: z.string().optional().describe(
-    'Any text; a change rotates the token (its Secret is recreated, the old token stops working; the outputs change, so pools wired to them roll). Default none.',
+    'Any text; a change rotates the token: the ServiceAccount, its token Secret and the bindings are made again under the same names (a new ServiceAccount uid is what makes a new legacy token), the old token stops working, the outputs change and pools wired to them roll. Default none.',
   ),
   timeouts: z.strictObject({
     create: z.string().regex(DURATION_PATTERN).default('2m').describe('Until the token Secret holds a token and ca.crt. Default "2m".'),
