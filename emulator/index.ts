@@ -18,7 +18,7 @@ import { installHarvester, HarvesterHandle, HarvesterOptions, SeedOptions, seedH
 import { seededRandom, type FaultRule } from './faults/rules';
 import { GuestClusterOptions, GuestEmulator, startGuestCluster } from './guest-cluster';
 import { ClusterEndpoint, serveCluster, ServedCluster, withEndpoint } from './serve-cluster';
-import { installServiceAccountTokens, TokensControllerHandle } from './rbac/service-account-tokens';
+import { installServiceAccountTokens, serviceAccountAuthenticator, TokensControllerHandle } from './rbac/service-account-tokens';
 
 export { ApiServer } from './api/server';
 export { ObjectStore } from './api/store';
@@ -138,7 +138,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   let guest: GuestEmulator | undefined;
   if (options.guest) {
     try {
-      guest = await startGuestCluster({ ...options.guest, clock, harvesterStore: store, tls: options.tls !== false, seed: options.seed });
+      const saTokens = serviceAccountAuthenticator(store);
+      const harvesterIdentity = (token: string) => {
+        const admin = served.tokens.userFor(token);
+        return admin !== undefined ? { user: admin } : saTokens?.(token);
+      };
+      guest = await startGuestCluster({ ...options.guest, clock, harvesterStore: store, tls: options.tls !== false, seed: options.seed, harvesterIdentity });
     } catch (err) {
       await served.server.close();
       tokens?.stop();

@@ -71,6 +71,20 @@ describe('emulator: ServiceAccount and RBAC kinds (kubectl)', function () {
     assert.match(await t.kubectlOk(['get', 'clusterrolebinding', 'system:discovery']), /^system:discovery\s+ClusterRole\/system:discovery\s+\S+\s*$/m);
   });
 
+  it('bindings owned by a ServiceAccount are garbage-collected with it (cluster-scoped dependents too)', async () => {
+    const { store } = t.emulator;
+    const sa = store.create(KINDS.serviceAccount, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'owner', namespace: 'default' } });
+    const ownerReferences = [{ apiVersion: 'v1', kind: 'ServiceAccount', name: 'owner', uid: sa.metadata.uid! }];
+    const roleRef = { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'harvesterhci.io:cloudprovider' };
+    const subjects = [{ kind: 'ServiceAccount', name: 'owner', namespace: 'default' }];
+    store.create(KINDS.roleBinding, { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding', metadata: { name: 'default-owner', namespace: 'default', ownerReferences }, roleRef, subjects });
+    store.create(KINDS.clusterRoleBinding, { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRoleBinding', metadata: { name: 'default-owner', ownerReferences }, roleRef, subjects });
+    await t.kubectlOk(['delete', 'sa', 'owner']);
+    await store.settle();
+    assert.equal(store.get(KINDS.roleBinding, 'default', 'default-owner'), undefined);
+    assert.equal(store.get(KINDS.clusterRoleBinding, undefined, 'default-owner'), undefined);
+  });
+
   it('a binding without roleRef is refused as the apiserver does', async () => {
     const r = await t.kubectl(['create', '-f', '-'], {
       input: 'apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRoleBinding\nmetadata:\n  name: broken\nsubjects: []',
