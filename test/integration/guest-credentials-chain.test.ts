@@ -16,7 +16,8 @@ import { HarvesterClient } from '../../provider/client/harvester-client';
 import { isHarvesterError } from '../../provider/client/errors';
 import { runOperation, type OperationKind } from '../../runner/operations';
 import { repoRoot } from '../../scripts/resource-docs';
-import { startTestEmulator, type TestEmulator } from '../support/emulator-harness';
+import { KINDS } from '../../emulator/kinds';
+import { eventually, startTestEmulator, type TestEmulator } from '../support/emulator-harness';
 import { acceptanceMode } from '../support/target';
 
 const PATHS = ['/etc/kubernetes/cloud-config', '/var/lib/rancher/rke2/etc/config-files/cloud-provider-config'];
@@ -58,7 +59,7 @@ describe('chain: credentials → machine pool → the guest\'s cloud provider (l
 
   before(async function () {
     if (acceptanceMode()) this.skip();
-    t = await startTestEmulator({ harvester: { delays: { vmiSchedule: 10, vmiBoot: 30, guestAgent: 30, imageImport: 20 } } });
+    t = await startTestEmulator({ harvester: { delays: { vmiSchedule: 10, vmiBoot: 30, guestAgent: 30, imageImport: 20 } }, guest: { clusterName: 'chain' } });
     admin = await HarvesterClient.connect({ kubeconfig: t.emulator.kubeconfig });
     await admin.namespaces.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'elsewhere' } });
     stateDir = mkdtempSync(join(tmpdir(), 'harvester-chain-'));
@@ -70,13 +71,33 @@ describe('chain: credentials → machine pool → the guest\'s cloud provider (l
 
   let firstToken = '';
 
-  it('up: every node gets the kubeconfig at both paths, 0600; it works in the VMs\' namespace for the cloud provider and nowhere else', async () => {
+  /** A guest Service of type LoadBalancer, as a guest workload declares it. */
+  const guestService = (name: string) => ({
+    apiVersion: 'v1',
+    kind: 'Service',
+    metadata: { name, namespace: 'default', annotations: { 'cloudprovider.harvesterhci.io/ipam': 'dhcp' } },
+    spec: { type: 'LoadBalancer', selector: { app: name }, ports: [{ name: 'http', port: 80, protocol: 'TCP', targetPort: 8080 }] },
+  });
+  const ingress = (name: string) => ((t.emulator.guest!.store.get(KINDS.service, 'default', name)?.status as { loadBalancer?: { ingress?: { ip: string }[] } } | undefined)?.loadBalancer?.ingress ?? []);
+
+  it('up: every node gets the kubeconfig at both paths, 0600; the guest\'s cloud provider using it gives a LoadBalancer Service an address', async () => {
     const up = await run('up');
     assert.ok(up.ok, lines.join('\n'));
     const [legacy, rke2] = await nodeKubeconfigs();
     assert.deepEqual([legacy.permissions, rke2.permissions], ['0600', '0600']);
     assert.equal(legacy.text, rke2.text);
     firstToken = tokenOf(legacy.text);
+    // The guest's cloud provider reads /etc/kubernetes/cloud-config, as the node's cloud-init wrote it.
+    t.emulator.guest!.setCloudConfig(legacy.text);
+    t.emulator.guest!.store.create(KINDS.service, guestService('web'));
+    const [address] = await eventually(() => (ingress('web').length ? ingress('web') : undefined), 'the guest Service gets an address', 20_000);
+    assert.match(address.ip, /^\d+\.\d+\.\d+\.\d+$/);
+    const lbs = (await admin.loadBalancers.list({ namespace: 'default' })).items.filter((l) => l.metadata.name!.startsWith('chain-default-web-'));
+    assert.equal(lbs.length, 1, 'the cloud provider made its Harvester load balancer in the VMs\' namespace');
+  });
+
+  it('the same token is refused (403) outside the VMs\' namespace and for kinds the cloud-provider role does not grant', async () => {
+    const [legacy] = await nodeKubeconfigs();
     const ccm = await HarvesterClient.connect({ kubeconfig: legacy.text, retry: { maxAttempts: 1 } });
     assert.equal(ccm.defaultNamespace, 'default');
     const lb = (namespace: string) => ({ apiVersion: 'loadbalancer.harvesterhci.io/v1beta1', kind: 'LoadBalancer', metadata: { name: 'chain-default-web-1a2b3c4d', namespace }, spec: { workloadType: 'cluster', ipam: 'dhcp', listeners: [{ name: 'http', port: 80, protocol: 'TCP', backendPort: 30080 }] } }) as never;
