@@ -31,7 +31,7 @@ import type { CheckFailure, CheckResult, CreateResult, DiffResult, ReadResult, U
 import { OUTPUT_ONLY, guestClusterCredentialsSchema, type GuestClusterCredentialsInputs, type GuestClusterCredentialsOutputs } from './model';
 import { CLOUD_PROVIDER_ROLE, CSI_DRIVER_ROLE } from './names';
 import {
-  NOT_ON_CLUSTER, adoptableUid, bindingHolds, credentialsId, credentialsOwner, desiredClusterRoleBinding,
+  NOT_ON_CLUSTER, OWNED_ANNOTATIONS, adoptableUid, bindingHolds, credentialsId, credentialsOwner, desiredClusterRoleBinding,
   desiredRoleBinding, desiredServiceAccount, desiredTokenSecret, diffInputs, driftOf, isOurs, issuedToken, liveInputs, namesOf, rotates, toOutputs,
   tokenReadiness, type LiveCredentials,
 } from './plan';
@@ -139,8 +139,9 @@ export function createGuestClusterCredentialsProvider(options: GuestClusterCrede
     }
     if (!live) return resource.create(desired);
     const labels = desired.metadata.labels ?? {};
-    const annotations = desired.metadata.annotations ?? {};
-    const stale = Object.entries(labels).some(([k, v]) => live!.metadata.labels?.[k] !== v) || Object.entries(annotations).some(([k, v]) => live!.metadata.annotations?.[k] !== v);
+    const annotations: Record<string, string | null> = { ...desired.metadata.annotations };
+    for (const key of OWNED_ANNOTATIONS) if (!(key in annotations) && live.metadata.annotations?.[key] !== undefined) annotations[key] = null;
+    const stale = Object.entries(labels).some(([k, v]) => live!.metadata.labels?.[k] !== v) || Object.entries(annotations).some(([k, v]) => (live!.metadata.annotations?.[k] ?? null) !== v);
     return stale ? resource.mergePatch(name, { metadata: { labels, annotations } }, { namespace }) : live;
   }
 

@@ -30,7 +30,7 @@ export const guestClusterCredentialsSchema = z.strictObject({
     'Bind the cluster-wide role `harvesterhci.io:csi-driver` (ClusterRoleBinding), as Harvester\'s generator always does; false for a guest without the Harvester CSI driver. Default true. A change updates in place.',
   ),
   serverUrl: z.string().regex(/^https:\/\/[^\s/]+(\/\S*)?$/, { error: 'must be an https:// URL guests reach Harvester at, e.g. "https://10.0.0.10:6443"' }).optional().describe(
-    'URL the guests reach the Harvester API at, written into the kubeconfig. Default: the server of the connection (Harvester\'s generator writes https://<VIP>:6443). A change updates the outputs only.',
+    'URL the guests reach the Harvester API at, written into the kubeconfig (and recorded on the token Secret). Default: the server of the connection (Harvester\'s generator writes https://<VIP>:6443). A change updates the outputs (and the annotation) only.',
   ),
   rotationTrigger: z.string().optional().describe(
     'Any text; a change rotates the token: the ServiceAccount, its token Secret and the bindings are made again under the same names (a new ServiceAccount uid is what makes a new legacy token), the old token stops working, the outputs change and pools wired to them roll. Default none.',

@@ -23,12 +23,16 @@ const RBAC_GROUP = 'rbac.authorization.k8s.io';
 export const CLUSTER_NAME_ANNOTATION = 'harvester-iac.io/guest-cluster';
 /** The annotation recording the rotation trigger the token Secret was issued under. */
 export const ROTATION_ANNOTATION = 'harvester-iac.io/rotation-trigger';
+/** The annotation recording the serverUrl input on the token Secret (so an import reads it back). */
+export const SERVER_ANNOTATION = 'harvester-iac.io/server-url';
+/** The annotations this resource writes: one absent from the desired object is removed from the live one. */
+export const OWNED_ANNOTATIONS = [CLUSTER_NAME_ANNOTATION, ROTATION_ANNOTATION, SERVER_ANNOTATION] as const;
 const SA_NAME_ANNOTATION = 'kubernetes.io/service-account.name';
 const SA_UID_ANNOTATION = 'kubernetes.io/service-account.uid';
 export const TOKEN_SECRET_TYPE = 'kubernetes.io/service-account-token';
 
 /** Inputs the cluster does not record: an import takes the program's (core/imported.ts). */
-export const NOT_ON_CLUSTER = ['timeouts', 'serverUrl'] as const;
+export const NOT_ON_CLUSTER = ['timeouts'] as const;
 
 type Identity = Pick<GuestClusterCredentialsInputs, 'namespace' | 'serviceAccountName'>;
 
@@ -57,6 +61,7 @@ export function desiredServiceAccount(inputs: GuestClusterCredentialsInputs): Se
 export function desiredTokenSecret(inputs: GuestClusterCredentialsInputs, sa: ServiceAccount): Secret {
   const annotations: Record<string, string> = { [SA_NAME_ANNOTATION]: inputs.serviceAccountName, [SA_UID_ANNOTATION]: sa.metadata.uid as string };
   if (inputs.rotationTrigger !== undefined) annotations[ROTATION_ANNOTATION] = inputs.rotationTrigger;
+  if (inputs.serverUrl !== undefined) annotations[SERVER_ANNOTATION] = inputs.serverUrl;
   const metadata = { name: namesOf(inputs).tokenSecret, namespace: inputs.namespace, ownerReferences: ownerRefTo(sa), annotations };
   return stampOwnership({ apiVersion: 'v1', kind: 'Secret', type: TOKEN_SECRET_TYPE, metadata }, credentialsOwner(inputs));
 }
@@ -122,9 +127,14 @@ export function liveInputs(recorded: Partial<GuestClusterCredentialsInputs>, liv
     ...identity,
     bindCsiDriverRole: bindingHolds(live.clusterRoleBinding, desiredClusterRoleBinding({ ...recorded, ...identity } as GuestClusterCredentialsInputs, sa)),
   } as GuestClusterCredentialsInputs;
-  const trigger = live.tokenSecret?.metadata.annotations?.[ROTATION_ANNOTATION];
-  if (trigger !== undefined) inputs.rotationTrigger = trigger;
-  else delete inputs.rotationTrigger;
+  // Recorded on the token Secret; a Secret gone (drift) keeps the recorded values.
+  if (live.tokenSecret) {
+    const annotations = live.tokenSecret.metadata.annotations ?? {};
+    for (const [key, input] of [[ROTATION_ANNOTATION, 'rotationTrigger'], [SERVER_ANNOTATION, 'serverUrl']] as const) {
+      if (annotations[key] !== undefined) inputs[input] = annotations[key];
+      else delete inputs[input];
+    }
+  }
   return inputs;
 }
 
@@ -136,7 +146,11 @@ export function driftOf(recorded: GuestClusterCredentialsInputs, live: LiveCrede
   const now = liveInputs(recorded, live);
   if (now.clusterName !== recorded.clusterName) out.push(`ServiceAccount ${ns}/${names.serviceAccount}: clusterName is ${driftValue(now.clusterName)}, this resource set ${driftValue(recorded.clusterName)}`);
   if (!issuedToken(live.tokenSecret)) out.push(`Secret ${ns}/${names.tokenSecret}: ${live.tokenSecret ? 'holds no token' : 'missing (deleted outside Pulumi)'}; the next \`pulumi up\` issues a new token`);
-  else if (now.rotationTrigger !== recorded.rotationTrigger) out.push(`Secret ${ns}/${names.tokenSecret}: rotationTrigger is ${driftValue(now.rotationTrigger)}, this resource set ${driftValue(recorded.rotationTrigger)}`);
+  else {
+    for (const input of ['rotationTrigger', 'serverUrl'] as const) {
+      if (now[input] !== recorded[input]) out.push(`Secret ${ns}/${names.tokenSecret}: ${input} is ${driftValue(now[input])}, this resource set ${driftValue(recorded[input])}`);
+    }
+  }
   if (!bindingHolds(live.roleBinding, desiredRoleBinding(recorded, live.serviceAccount))) {
     out.push(`RoleBinding ${ns}/${names.roleBinding}: ${live.roleBinding ? `no longer binds ${CLOUD_PROVIDER_ROLE} to ServiceAccount ${names.serviceAccount} (edited outside Pulumi)` : 'missing (deleted outside Pulumi)'}; the next \`pulumi up\` restores it`);
   }

@@ -68,9 +68,18 @@ describe('GuestClusterCredentials plan', () => {
     assert.deepEqual(diffInputs(inputs, { ...inputs, rotationTrigger: 'v2' }), { changes: true, replaces: [] });
   });
 
-  it('an import (no timeouts or serverUrl recorded) takes them from the program: no change', () => {
+  it('an import (no timeouts recorded) takes them from the program: no change; a serverUrl the objects do not record is one', () => {
     const { timeouts: _t, ...imported } = inputs;
-    assert.equal(diffInputs(imported, { ...inputs, serverUrl: 'https://10.0.0.10:6443' }).changes, false);
+    assert.equal(diffInputs(imported, inputs).changes, false);
+    assert.equal(diffInputs(imported, { ...inputs, serverUrl: 'https://10.0.0.10:6443' }).changes, true, 'the next up writes it into the outputs');
+  });
+
+  it('reads serverUrl and rotationTrigger back from the token Secret; an edited annotation is drift', () => {
+    const withUrl = { ...inputs, serverUrl: 'https://10.0.0.10:6443' };
+    const secret = { ...desiredTokenSecret(withUrl, sa), data: filled().data };
+    assert.deepEqual(liveInputs(withUrl, { ...live(), tokenSecret: secret }), withUrl);
+    const edited = { ...secret, metadata: { ...secret.metadata, annotations: { ...secret.metadata.annotations, 'harvester-iac.io/server-url': 'https://elsewhere' } } };
+    assert.match(driftOf(withUrl, { ...live(), tokenSecret: edited }).join('\n'), /serverUrl is "https:\/\/elsewhere"/);
   });
 
   it('rotates when the trigger differs from the one the live Secret was issued under, on a Secret of ours only', () => {
