@@ -879,9 +879,9 @@ export interface GuestClusterCredentialsArgs {
   serviceAccountName?: pulumi.Input<string>;
   /** Bind the cluster-wide role `harvesterhci.io:csi-driver` (ClusterRoleBinding), as Harvester's generator always does; false for a guest without the Harvester CSI driver. Default true. A change updates in place. */
   bindCsiDriverRole?: pulumi.Input<boolean>;
-  /** URL the guests reach the Harvester API at, written into the kubeconfig. Default: the server of the connection (Harvester's generator writes https://<VIP>:6443). A change updates the outputs only. */
+  /** URL the guests reach the Harvester API at, written into the kubeconfig (and recorded on the token Secret). Default: the server of the connection (Harvester's generator writes https://<VIP>:6443). A change updates the outputs (and the annotation) only. */
   serverUrl?: pulumi.Input<string>;
-  /** Any text; a change rotates the token (its Secret is recreated, the old token stops working; the outputs change, so pools wired to them roll). Default none. */
+  /** Any text; a change rotates the token: the ServiceAccount, its token Secret and the bindings are made again under the same names (a new ServiceAccount uid is what makes a new legacy token), the old token stops working, the outputs change and pools wired to them roll. Default none. */
   rotationTrigger?: pulumi.Input<string>;
   /** Bounds of every wait. Default 2m each. */
   timeouts?: pulumi.Input<{
@@ -908,9 +908,9 @@ export class GuestClusterCredentials extends pulumi.dynamic.Resource {
   declare readonly serviceAccountName: pulumi.Output<string | undefined>;
   /** Bind the cluster-wide role `harvesterhci.io:csi-driver` (ClusterRoleBinding), as Harvester's generator always does; false for a guest without the Harvester CSI driver. Default true. A change updates in place. */
   declare readonly bindCsiDriverRole: pulumi.Output<boolean>;
-  /** URL the guests reach the Harvester API at, written into the kubeconfig. Default: the server of the connection (Harvester's generator writes https://<VIP>:6443). A change updates the outputs only. */
+  /** URL the guests reach the Harvester API at, written into the kubeconfig (and recorded on the token Secret). Default: the server of the connection (Harvester's generator writes https://<VIP>:6443). A change updates the outputs (and the annotation) only. */
   declare readonly serverUrl: pulumi.Output<string | undefined>;
-  /** Any text; a change rotates the token (its Secret is recreated, the old token stops working; the outputs change, so pools wired to them roll). Default none. */
+  /** Any text; a change rotates the token: the ServiceAccount, its token Secret and the bindings are made again under the same names (a new ServiceAccount uid is what makes a new legacy token), the old token stops working, the outputs change and pools wired to them roll. Default none. */
   declare readonly rotationTrigger: pulumi.Output<string | undefined>;
   /** Bounds of every wait. Default 2m each. */
   declare readonly timeouts: pulumi.Output<{
