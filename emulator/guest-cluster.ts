@@ -11,6 +11,9 @@ import { validateObject } from './api/validation';
 import { createGuestRegistry } from './kinds';
 import { GuestDelays, GuestHandle, installGuestCluster } from './guest';
 import type { FaultRule } from './faults/rules';
+import { parse as parseYaml } from 'yaml';
+import { rbacKinds } from './rbac/authorizer';
+import { credentialedStore, TokenIdentity } from './rbac/credentialed-store';
 import { ClusterEndpoint, serveCluster, ServedCluster, withEndpoint } from './serve-cluster';
 
 /** Options of the guest cluster (EmulatorOptions.guest). */
@@ -33,6 +36,13 @@ export interface GuestClusterOptions {
   port?: number;
   tokenTtlMs?: number;
   faults?: FaultRule[];
+  /**
+   * The kubeconfig the guest's cloud provider reads (`/etc/kubernetes/cloud-config`), e.g. a
+   * GuestClusterCredentials `cloudConfig`. Its token is authenticated and RBAC-authorized on every
+   * LoadBalancer call the CCM makes; its context namespace is where the CCM puts LoadBalancers (unless
+   * `namespace` is given). Unset: the CCM acts as the Harvester admin.
+   */
+  cloudConfig?: string;
 }
 
 /** A running guest cluster API. */
@@ -44,6 +54,11 @@ export interface GuestEmulator extends ClusterEndpoint {
   readonly kubeletVersion: string;
   /** Admin handle of the guest simulation (events, delays, controller errors). */
   readonly handle: GuestHandle;
+  /**
+   * Give the CCM a new cloud-config kubeconfig (as cloud-init writing `/etc/kubernetes/cloud-config` would);
+   * undefined: back to the admin. The LoadBalancer namespace stays the one the guest started with.
+   */
+  setCloudConfig(text: string | undefined): void;
   stop(): Promise<void>;
 }
 
@@ -54,6 +69,29 @@ export interface StartGuestOptions extends GuestClusterOptions {
   harvesterStore: Store;
   tls: boolean;
   seed?: number;
+  /** Who a Harvester bearer token is (admin tokens and service-account tokens). */
+  harvesterIdentity?: TokenIdentity;
+}
+
+interface CloudConfig {
+  token: string;
+  namespace?: string;
+}
+
+/** The token and context namespace of the cloud-config kubeconfig (its current context, else its only one). */
+export function parseCloudConfig(text: string): CloudConfig {
+  type Named<T> = { name?: string } & T;
+  const doc = (parseYaml(text) ?? {}) as {
+    'current-context'?: string;
+    contexts?: Named<{ context?: { user?: string; namespace?: string } }>[];
+    users?: Named<{ user?: { token?: string } }>[];
+  };
+  const contexts = doc.contexts ?? [];
+  const context = contexts.find((c) => c.name === doc['current-context']) ?? (contexts.length === 1 ? contexts[0] : undefined);
+  const user = (doc.users ?? []).find((u) => u.name === context?.context?.user);
+  const token = user?.user?.token;
+  if (!token) throw new Error('guest.cloudConfig: the kubeconfig has no token for its current context (expected a GuestClusterCredentials cloudConfig)');
+  return { token, namespace: context?.context?.namespace };
 }
 
 /** Start the guest cluster's API server. */
@@ -61,11 +99,17 @@ export async function startGuestCluster(o: StartGuestOptions): Promise<GuestEmul
   const registry = createGuestRegistry();
   const store = new ObjectStore(registry, o.clock, { validate: validateObject });
   const clusterName = o.clusterName ?? 'guest';
+  const cloudConfig = o.cloudConfig !== undefined ? parseCloudConfig(o.cloudConfig) : undefined;
+  const kinds = rbacKinds(o.harvesterStore.registry);
+  const clientFor = (config: CloudConfig | undefined) =>
+    config && kinds && o.harvesterIdentity ? credentialedStore(o.harvesterStore, kinds, o.harvesterIdentity, config.token) : undefined;
+  const harvesterClient = clientFor(cloudConfig);
   const handle = installGuestCluster(store, o.harvesterStore, o.clock, {
     clusterName,
     ccmVersion: o.ccmVersion,
     kubeletVersion: o.kubeletVersion,
-    namespace: o.namespace,
+    namespace: o.namespace ?? cloudConfig?.namespace,
+    harvesterClient,
     managementNetwork: o.managementNetwork,
     delays: o.delays,
   });
@@ -94,6 +138,9 @@ export async function startGuestCluster(o: StartGuestOptions): Promise<GuestEmul
     ccmVersion: handle.options.ccmVersion,
     kubeletVersion: handle.options.kubeletVersion,
     handle,
+    setCloudConfig(text: string | undefined) {
+      handle.setHarvesterClient(clientFor(text === undefined ? undefined : parseCloudConfig(text)));
+    },
     stop() {
       handle.stop();
       stopped ??= served.server.close().then(() => store.settle());

@@ -18,6 +18,7 @@ import { installHarvester, HarvesterHandle, HarvesterOptions, SeedOptions, seedH
 import { seededRandom, type FaultRule } from './faults/rules';
 import { GuestClusterOptions, GuestEmulator, startGuestCluster } from './guest-cluster';
 import { ClusterEndpoint, serveCluster, ServedCluster, withEndpoint } from './serve-cluster';
+import { installServiceAccountTokens, serviceAccountAuthenticator, TokensControllerHandle } from './rbac/service-account-tokens';
 
 export { ApiServer } from './api/server';
 export { ObjectStore } from './api/store';
@@ -131,12 +132,21 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     throw err;
   }
 
+  // kube-controller-manager's tokens controller: fills service-account token Secrets with the served CA.
+  const tokens: TokensControllerHandle | undefined = installServiceAccountTokens(store, clock, served.tls?.caCert);
+
   let guest: GuestEmulator | undefined;
   if (options.guest) {
     try {
-      guest = await startGuestCluster({ ...options.guest, clock, harvesterStore: store, tls: options.tls !== false, seed: options.seed });
+      const saTokens = serviceAccountAuthenticator(store);
+      const harvesterIdentity = (token: string) => {
+        const admin = served.tokens.userFor(token);
+        return admin !== undefined ? { user: admin } : saTokens?.(token);
+      };
+      guest = await startGuestCluster({ ...options.guest, clock, harvesterStore: store, tls: options.tls !== false, seed: options.seed, harvesterIdentity });
     } catch (err) {
       await served.server.close();
+      tokens?.stop();
       stopInternals();
       throw err;
     }
@@ -152,6 +162,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     guest,
     stop() {
       stopped ??= (async () => {
+        tokens?.stop();
         stopInternals();
         await Promise.all([served.server.close(), guest?.stop()]);
         await store.settle();

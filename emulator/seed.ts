@@ -8,7 +8,8 @@
  * zones us-east-1a/1b/1c; images default/ubuntu-22.04-server-cloudimg (.img), default/opensuse-leap-15.6
  * (.qcow2), default/ubuntu-24.04-live-server (.iso) with legacy `longhorn-<name>` storage classes; VM
  * network default/vm-net (VLAN 100, 172.16.100.0/24); key pair default/ops-key; settings server-version,
- * overcommit-config, default-vm-termination-grace-period-seconds. No IPPool unless `ipPools` asks for one —
+ * overcommit-config, default-vm-termination-grace-period-seconds; the bootstrap RBAC roles and Harvester's
+ * harvesterhci.io:cloudprovider / harvesterhci.io:csi-driver ClusterRoles (rbac/seed-roles.ts). No IPPool unless `ipPools` asks for one —
  * LoadBalancers with ipam pool then stay Ready=False "no matched IPPool" until a pool is created.
  */
 import { createHash } from 'node:crypto';
@@ -19,6 +20,7 @@ import { ANN_NETWORK_ROUTE, LABEL_CLUSTER_NETWORK, LABEL_IMAGE_DISPLAY_NAME, LAB
 import { LONGHORN_DEFAULT_PARAMETERS, longhornStorageClass, RESERVED_STORAGE_CLASS } from './controllers/image-stages';
 import { clone, healthyNodeConditions, kubeletNodeLabels, timestamp, writeChanges } from './controllers/object-util';
 import { ANN_GUEST_AGENT_PREINSTALLED } from './controllers/guest-agent';
+import { seedClusterRoleBindings, seedClusterRoles } from './rbac/seed-roles';
 import { ed25519PublicKeyLine, legacyMd5Fingerprint, parseAuthorizedKey } from './controllers/ssh-public-key';
 
 /** A host to seed. */
@@ -279,4 +281,13 @@ export function seedHarvester(store: Store, seed: SeedOptions = {}): void {
     });
   }
   for (const pool of s.ipPools) createOrKeep(store, kinds.ipPool, clone(pool));
+  seedRbac(store);
+}
+
+/** Kubernetes' bootstrap roles and Harvester's guest-cluster roles, when the registry serves RBAC. */
+function seedRbac(store: Store): void {
+  const clusterRole = store.registry.byKind('rbac.authorization.k8s.io/v1', 'ClusterRole');
+  const clusterRoleBinding = store.registry.byKind('rbac.authorization.k8s.io/v1', 'ClusterRoleBinding');
+  if (clusterRole) for (const role of seedClusterRoles()) createOrKeep(store, clusterRole, role);
+  if (clusterRoleBinding) for (const binding of seedClusterRoleBindings()) createOrKeep(store, clusterRoleBinding, binding);
 }

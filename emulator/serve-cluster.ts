@@ -4,6 +4,8 @@
  */
 import type { Clock } from './clock';
 import { TokenTable } from './api/auth';
+import { rbacKinds } from './rbac/authorizer';
+import { serviceAccountAuthenticator } from './rbac/service-account-tokens';
 import { buildKubeconfig, writeKubeconfig } from './api/kubeconfig';
 import { ApiServer } from './api/server';
 import type { ObjectStore } from './api/store';
@@ -45,7 +47,11 @@ export async function serveCluster(o: {
   tokens.issue({ ttlMs: o.tokenTtlMs });
   const faults = new Faults({ seed: o.seed, rules: o.faults });
   const journal = new RequestJournal();
+  // A store serving ServiceAccounts and RBAC (the Harvester one) authenticates their tokens and enforces RBAC.
+  const kinds = rbacKinds(o.store.registry);
   const server = new ApiServer({
+    serviceAccountTokens: serviceAccountAuthenticator(o.store),
+    rbac: kinds ? { store: o.store, kinds } : undefined,
     store: o.store,
     clock: o.clock,
     tokens,

@@ -17,6 +17,7 @@ import { machinePoolOutputsSchema } from '../provider/resources/machine-pool/out
 import { topologyLabelsOutputsSchema, topologyLabelsSchema } from '../provider/resources/topology-labels/model';
 import { ipPoolOutputsSchema, ipPoolSchema } from '../provider/resources/ip-pool/model';
 import { loadBalancerOutputsSchema, loadBalancerSchema } from '../provider/resources/load-balancer/model';
+import { guestClusterCredentialsOutputsSchema, guestClusterCredentialsSchema } from '../provider/resources/guest-cluster-credentials/model';
 
 /** One resource of the package. */
 export interface ResourceEntry {
@@ -72,6 +73,17 @@ export const RESOURCES: readonly ResourceEntry[] = [
     inputs: loadBalancerSchema,
     outputs: loadBalancerOutputsSchema,
     nameInput: 'name',
+  },
+  {
+    className: 'GuestClusterCredentials',
+    exportName: 'guestClusterCredentials',
+    description:
+      'The Harvester credentials of a guest cluster\'s cloud provider and CSI driver, made as Harvester\'s own kubeconfig generator makes them ' +
+      '(ServiceAccount, token Secret, RoleBinding to harvesterhci.io:cloudprovider in the VMs\' namespace, ClusterRoleBinding to harvesterhci.io:csi-driver), ' +
+      'with the kubeconfig and the cloud-init write_files the guests read as secret outputs; rotatable, and gone with every object on destroy.',
+    inputs: guestClusterCredentialsSchema,
+    outputs: guestClusterCredentialsOutputsSchema,
+    nameInput: 'clusterName',
   },
 ];
 

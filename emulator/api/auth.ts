@@ -3,6 +3,9 @@
  * a valid token is accepted, an expired or unknown one gets the real apiserver's 401 Status
  * (`{"reason":"Unauthorized","message":"Unauthorized"}`), on every path.
  *
+ * Service-account tokens (emulator/rbac/service-account-tokens.ts) are a second authenticator, asked only when the
+ * token is not one of the table's, so the admin path costs one Map lookup as before.
+ *
  * Expiry is measured on the emulator's Clock, so tests with a ManualClock can expire a token by advancing time.
  */
 import { randomBytes } from 'node:crypto';
@@ -22,7 +25,15 @@ export interface Authenticated {
   user: string;
   /** True when no Authorization header was sent (only allowed on public paths). */
   anonymous: boolean;
+  /**
+   * Set for users RBAC decides for (service-account tokens, impersonated users), with their groups. Unset for
+   * the emulator's own tokens: they stand for a cluster admin (system:masters), which no authorizer restricts.
+   */
+  groups?: string[];
 }
+
+/** A second token authenticator (service-account tokens): the user and groups of a token, or undefined. */
+export type TokenAuthenticator = (token: string) => { user: string; groups: string[] } | undefined;
 
 /** The emulator's token table: issue, expire, rotate. Tokens are opaque random strings. */
 export class TokenTable {
@@ -78,7 +89,7 @@ export class TokenTable {
  * authenticator rejects bad credentials before anonymous access is considered). Without a token only
  * `publicPath` requests pass.
  */
-export function authenticate(req: IncomingMessage, tokens: TokenTable, publicPath: boolean): Authenticated {
+export function authenticate(req: IncomingMessage, tokens: TokenTable, publicPath: boolean, others?: TokenAuthenticator): Authenticated {
   const header = req.headers.authorization;
   if (header === undefined || header === '') {
     if (publicPath) return { user: 'system:anonymous', anonymous: true };
@@ -86,6 +97,8 @@ export function authenticate(req: IncomingMessage, tokens: TokenTable, publicPat
   }
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
   const user = match ? tokens.userFor(match[1]) : undefined;
-  if (user === undefined) throw unauthorized();
-  return { user, anonymous: false };
+  if (user !== undefined) return { user, anonymous: false };
+  const other = match && others ? others(match[1]) : undefined;
+  if (other === undefined) throw unauthorized();
+  return { user: other.user, anonymous: false, groups: other.groups };
 }

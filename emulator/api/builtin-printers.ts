@@ -80,6 +80,30 @@ function countKeys(...maps: unknown[]): number {
   return maps.reduce<number>((n, m) => n + Object.keys(rec(m)).length, 0);
 }
 
+/** The apiserver prints a role's creation as an RFC 3339 string, not as an age. */
+const CREATED_AT: ComputedColumn = { name: 'Created At', type: 'string', value: (o) => o.metadata.creationTimestamp };
+
+function roleRefCell(binding: KubeObject): string {
+  const ref = rec(binding.roleRef);
+  return `${String(ref.kind ?? '')}/${String(ref.name ?? '')}`;
+}
+
+/** A binding's subjects of one kind (`-o wide` USERS, GROUPS, SERVICEACCOUNTS), as the apiserver joins them. */
+function subjectsCell(binding: KubeObject, kind: string): string {
+  return list(binding.subjects)
+    .filter((s) => s.kind === kind)
+    .map((s) => (kind === 'ServiceAccount' ? `${String(s.namespace ?? '')}/${String(s.name)}` : String(s.name)))
+    .join(', ');
+}
+
+const BINDING_COLUMNS: ComputedColumn[] = [
+  { name: 'Role', type: 'string', value: roleRefCell },
+  AGE,
+  { name: 'Users', type: 'string', priority: 1, value: (o) => subjectsCell(o, 'User') },
+  { name: 'Groups', type: 'string', priority: 1, value: (o) => subjectsCell(o, 'Group') },
+  { name: 'ServiceAccounts', type: 'string', priority: 1, value: (o) => subjectsCell(o, 'ServiceAccount') },
+];
+
 const BUILTIN: Record<string, ComputedColumn[]> = {
   Node: [
     { name: 'Status', type: 'string', value: nodeStatus },
@@ -101,10 +125,15 @@ const BUILTIN: Record<string, ComputedColumn[]> = {
     { name: 'Selector', type: 'string', priority: 1, value: selector },
   ],
   ConfigMap: [{ name: 'Data', type: 'integer', value: (o) => countKeys(o.data, o.binaryData) }, AGE],
+  ServiceAccount: [{ name: 'Secrets', type: 'integer', value: (o) => (Array.isArray(o.secrets) ? o.secrets.length : 0) }, AGE],
+  Role: [CREATED_AT],
+  ClusterRole: [CREATED_AT],
+  RoleBinding: BINDING_COLUMNS,
+  ClusterRoleBinding: BINDING_COLUMNS,
   Secret: [{ name: 'Type', type: 'string', value: (o) => o.type ?? null }, { name: 'Data', type: 'integer', value: (o) => countKeys(o.data) }, AGE],
 };
 
 /** The computed columns of a built-in kind, or undefined when it prints its registry printer columns. */
 export function builtinColumns(kind: KindInfo): ComputedColumn[] | undefined {
-  return kind.group === '' && kind.builtIn ? BUILTIN[kind.kind] : undefined;
+  return (kind.group === '' || kind.group === 'rbac.authorization.k8s.io') && kind.builtIn ? BUILTIN[kind.kind] : undefined;
 }

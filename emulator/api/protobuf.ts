@@ -71,7 +71,31 @@ const SERVICE_SPEC: Schema = {
 };
 
 /** Kinds whose protobuf bodies we decode, by `apiVersion/kind`. */
+// authorization.k8s.io/v1 access reviews (what `kubectl auth can-i` posts).
+const RESOURCE_ATTRIBUTES: Schema = {
+  1: { name: 'namespace', type: 'string' },
+  2: { name: 'verb', type: 'string' },
+  3: { name: 'group', type: 'string' },
+  4: { name: 'version', type: 'string' },
+  5: { name: 'resource', type: 'string' },
+  6: { name: 'subresource', type: 'string' },
+  7: { name: 'name', type: 'string' },
+};
+const NON_RESOURCE_ATTRIBUTES: Schema = { 1: { name: 'path', type: 'string' }, 2: { name: 'verb', type: 'string' } };
+const REVIEW_ATTRIBUTES = {
+  1: { name: 'resourceAttributes', type: RESOURCE_ATTRIBUTES },
+  2: { name: 'nonResourceAttributes', type: NON_RESOURCE_ATTRIBUTES },
+} satisfies Schema;
+
 const KINDS: Record<string, Schema> = {
+  'authorization.k8s.io/v1/SelfSubjectAccessReview': { 1: { name: 'metadata', type: OBJECT_META }, 2: { name: 'spec', type: REVIEW_ATTRIBUTES } },
+  'authorization.k8s.io/v1/SubjectAccessReview': {
+    1: { name: 'metadata', type: OBJECT_META },
+    2: {
+      name: 'spec',
+      type: { ...REVIEW_ATTRIBUTES, 3: { name: 'user', type: 'string' }, 4: { name: 'groups', type: 'string', repeated: true }, 6: { name: 'uid', type: 'string' } },
+    },
+  },
   'v1/ConfigMap': {
     1: { name: 'metadata', type: OBJECT_META },
     2: { name: 'data', type: 'mapString' },

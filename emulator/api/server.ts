@@ -5,8 +5,10 @@
  * 1. journal the request (method, URL, content types, User-Agent — never the Authorization header);
  * 2. route it (router.ts) and resolve the resource against the registry;
  * 3. evaluate fault rules (latency, errors, reset, token expiry, conflicts, watch drops);
- * 4. authenticate the bearer token (401 Status when missing/expired; /version and health are public);
- * 5. answer: version, health, discovery, OpenAPI, or a resource request (resource-handler.ts).
+ * 4. authenticate the bearer token (401 Status when missing/expired; /version and health are public): the
+ *    emulator's own (admin) tokens, then service-account tokens;
+ * 5. for RBAC-governed users (service accounts, impersonation): RBAC authorization (kube-apiserver's 403);
+ * 6. answer: version, health, discovery, OpenAPI, or a resource request (resource-handler.ts).
  * Every error is a Status body built from StatusError (text/plain only for APF-style 429).
  */
 import { randomUUID } from 'node:crypto';
@@ -18,7 +20,8 @@ import { StatusError, internalError, methodNotAllowed, pathNotFound } from './er
 import type { ObjectStore } from './store';
 import type { KindInfo } from './types';
 import { qualifiedResource } from './types';
-import { TokenTable, authenticate } from './auth';
+import { TokenAuthenticator, TokenTable, authenticate } from './auth';
+import { accessReviewKind, answerAccessReview, attributesOf, authorizeRequest, impersonate, RbacContext } from '../rbac/request';
 import {
   aggregatedContentType,
   aggregatedDiscovery,
@@ -58,6 +61,10 @@ export interface ApiServerOptions {
   version?: VersionInfo;
   /** BOOKMARK interval for watches that allow them (default 60 s). */
   bookmarkIntervalMs?: number;
+  /** Service-account tokens, asked when a token is not one of `tokens` (emulator/rbac). */
+  serviceAccountTokens?: TokenAuthenticator;
+  /** RBAC for service accounts and impersonated users; without it every authenticated user may do anything. */
+  rbac?: RbacContext;
 }
 
 const PUBLIC_ROUTES = new Set<Route['type']>(['version', 'health']);
@@ -172,7 +179,18 @@ export class ApiServer {
       }
       if (action?.type === 'error' || action?.type === 'unauthorized') throw faultError(action);
 
-      const auth = authenticate(req, this.options.tokens, PUBLIC_ROUTES.has(route.type));
+      let auth = authenticate(req, this.options.tokens, PUBLIC_ROUTES.has(route.type), this.options.serviceAccountTokens);
+      const rbac = this.options.rbac;
+      if (rbac) {
+        // The admin path pays one header lookup; only RBAC-governed users are authorized rule by rule.
+        if (req.headers['impersonate-user'] !== undefined || req.headers['impersonate-group'] !== undefined) auth = impersonate(req, auth, rbac);
+        if (auth.groups) authorizeRequest(rbac, attributesOf({ user: auth.user, groups: auth.groups }, route, method, watch, url.pathname));
+        const review = accessReviewKind(route, method);
+        if (review) {
+          await answerAccessReview(req, res, review, auth, rbac);
+          return;
+        }
+      }
       if (route.type === 'resource') {
         if (kind === undefined) throw pathNotFound();
         if (resourceVerbName === undefined) throw methodNotAllowed();

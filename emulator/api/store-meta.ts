@@ -2,7 +2,7 @@
  * ObjectMeta validation (apimachinery `ValidateObjectMeta` / `ValidateObjectMetaUpdate`): name, generateName,
  * labels, annotations, finalizers and ownerReferences. Returns causes; the store turns them into one 422.
  */
-import { dns1123LabelErrors, dns1123SubdomainErrors, labelValueErrors, qualifiedNameErrors } from './store-names';
+import { dns1123LabelErrors, dns1123SubdomainErrors, labelValueErrors, pathSegmentNameErrors, qualifiedNameErrors } from './store-names';
 import { isPlainObject } from './store-json';
 import { KindInfo, KubeObject, ValidationCause } from './types';
 
@@ -35,6 +35,7 @@ export function generateName(prefix: string, random: () => number): string {
 }
 
 function nameErrors(kind: KindInfo, name: string): string[] {
+  if (kind.group === 'rbac.authorization.k8s.io') return pathSegmentNameErrors(name);
   return isNamespaceKind(kind) ? dns1123LabelErrors(name) : dns1123SubdomainErrors(name);
 }
 

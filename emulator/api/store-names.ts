@@ -103,3 +103,14 @@ export function labelValueErrors(value: string): string[] {
   }
   return errs;
 }
+
+/**
+ * A path segment name (apimachinery api/validation/path IsValidPathSegmentName), the rule RBAC objects use
+ * instead of DNS-1123, so `system:discovery` and `harvesterhci.io:cloudprovider` are valid names.
+ */
+export function pathSegmentNameErrors(value: string): string[] {
+  if (value === '.' || value === '..') return [`may not be '${value}'`];
+  const errs: string[] = [];
+  for (const bad of ['/', '%']) if (value.includes(bad)) errs.push(`may not contain '${bad}'`);
+  return errs;
+}

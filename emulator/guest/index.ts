@@ -25,6 +25,8 @@ export interface GuestHandle {
   /** Service sync failures (newest last), as `kubectl describe svc` would list them. */
   events(): GuestEvent[];
   setDelays(delays: Partial<GuestDelays>): void;
+  /** Change the credentials the CCM calls Harvester with (undefined: admin); Services sync again. */
+  setHarvesterClient(client: Store | undefined): void;
   /** Unexpected controller failures (tests assert this stays empty). */
   errors(): ControllerError[];
   stop(): void;
@@ -43,6 +45,7 @@ export function installGuestCluster(guestStore: Store, harvesterStore: Store, cl
   const gk = guestKinds(guestStore.registry);
   const hk = harvesterKinds(harvesterStore.registry);
   const errorLog = new ErrorLog();
+  let harvesterClient = options.harvesterClient;
   const events: GuestEvent[] = [];
   let running = true;
 
@@ -56,16 +59,15 @@ export function installGuestCluster(guestStore: Store, harvesterStore: Store, cl
   }
   installCcmDeployment(guestStore, resolved);
   const ctx = { guest: guestStore, harvester: harvesterStore, guestKinds: gk, harvesterKinds: hk, clock, options: resolved, errors: errorLog };
-  const controllers: Controller[] = [
-    createGuestNodeController(ctx),
-    createServiceLbController({
+  const serviceLb = createServiceLbController({
       ...ctx,
+      harvesterClient: () => harvesterClient,
       events: (e) => {
         events.push(e);
         if (events.length > EVENT_LIMIT) events.shift();
       },
-    }),
-  ];
+    });
+  const controllers: Controller[] = [createGuestNodeController(ctx), serviceLb];
   return {
     options: resolved,
     events: () => [...events],
@@ -73,6 +75,11 @@ export function installGuestCluster(guestStore: Store, harvesterStore: Store, cl
       Object.assign(resolved.delays, delays);
     },
     errors: () => errorLog.list(),
+    setHarvesterClient(client) {
+      harvesterClient = client;
+      // The CCM picks up a rewritten cloud-config: every Service is synced again with the new credentials.
+      for (const svc of guestStore.list(gk.service).items) serviceLb.enqueue(`${svc.metadata.namespace}/${svc.metadata.name}`);
+    },
     stop() {
       if (!running) return;
       running = false;

@@ -1,4 +1,5 @@
 /** Options of the simulated guest RKE2 cluster (installGuestCluster) and their defaults. */
+import type { Store } from '../api/types';
 import { DEFAULT_DHCP_RANGE, DhcpRange } from '../controllers/options';
 
 /** Delays (ms) of the guest side. */
@@ -32,6 +33,8 @@ export interface GuestOptions {
   /** Simulated DHCP range for `ipam: dhcp` services (share it with the Harvester side). @default 192.168.100.100–199 */
   dhcpRange?: DhcpRange;
   delays?: Partial<GuestDelays>;
+  /** The Harvester API as the CCM's credentials see it (emulator/rbac/credentialed-store.ts); unset = admin. */
+  harvesterClient?: Store;
 }
 
 /** GuestOptions with defaults applied. */

@@ -17,7 +17,9 @@
  *    the LB's `status.address`. < v0.2.0: the ingress IP is the LB's `status.address` (set by Harvester);
  * 4. Service deleted (or no longer type LoadBalancer): delete the LB, drop the finalizer.
  * Sync failures are recorded as events (reason SyncLoadBalancerFailed) on the handle, as the service controller
- * records them on the Service.
+ * records them on the Service. With credentials (GuestOptions.harvesterClient) the CCM's LoadBalancer calls are
+ * authenticated and RBAC-authorized: a 401/403 leaves the Service pending with the CCM's error as the event
+ * (`create or update lb <ns>/<name> failed, error: <apiserver message>`).
  */
 import { Clock } from '../clock';
 import { StatusError } from '../api/errors';
@@ -74,6 +76,8 @@ interface Port {
 export interface ServiceLbContext {
   guest: Store;
   harvester: Store;
+  /** The Harvester API as the CCM's current credentials see it (RBAC applies); undefined = `harvester` (admin). */
+  harvesterClient?: () => Store | undefined;
   guestKinds: GuestKinds;
   harvesterKinds: HarvesterKinds;
   clock: Clock;
@@ -83,6 +87,16 @@ export interface ServiceLbContext {
 }
 
 class SyncError extends Error {}
+
+/** 401/403 from the Harvester API: the CCM's credentials are revoked or not allowed to do this. */
+function isCredentialRefusal(err: unknown): err is StatusError {
+  return err instanceof StatusError && (err.code === 401 || err.code === 403);
+}
+
+/** A credential refusal as the CCM wraps it into its sync error (anything else is rethrown as is). */
+function refusedCredentials(err: unknown, prefix: string): unknown {
+  return isCredentialRefusal(err) ? new SyncError(`${prefix}${err.status.message}`) : err;
+}
 
 function ann(o: KubeObject | undefined, key: string): string | undefined {
   return o?.metadata.annotations?.[key];
@@ -114,14 +128,21 @@ function healthCheckOf(svc: KubeObject): Record<string, number> | undefined {
 /** Builds the guest service controller; keys are `namespace/name` of guest Services. */
 export function createServiceLbController(ctx: ServiceLbContext): Controller {
   const { guest, harvester, guestKinds: gk, harvesterKinds: hk, clock, options } = ctx;
+  // The CCM's own calls (LoadBalancer get/create/update/delete) go through its credentials; the rest of this
+  // controller plays Harvester and kube-vip, which write with their own rights.
+  const client = (): Store => ctx.harvesterClient?.() ?? harvester;
   const kubeVipDue = new Map<string, number>();
   const lastEvent = new Map<string, string>();
 
-  function report(svc: KubeObject, message: string): void {
+  function reportEvent(svc: KubeObject, reason: string, message: string): void {
     const key = objectKey(svc);
     if (lastEvent.get(key) === message) return; // the service controller de-duplicates repeated events
     lastEvent.set(key, message);
-    ctx.events({ object: `Service ${key}`, reason: 'SyncLoadBalancerFailed', message: `Error syncing load balancer: failed to ensure load balancer: ${message}`, time: clock.now().toISOString() });
+    ctx.events({ object: `Service ${key}`, reason, message, time: clock.now().toISOString() });
+  }
+
+  function report(svc: KubeObject, message: string): void {
+    reportEvent(svc, 'SyncLoadBalancerFailed', `Error syncing load balancer: failed to ensure load balancer: ${message}`);
   }
 
   function guestNodeVmNames(): string[] {
@@ -187,7 +208,12 @@ export function createServiceLbController(ctx: ServiceLbContext): Controller {
   }
 
   function ensureLb(svc: KubeObject, name: string): KubeObject {
-    const existing = harvester.get(hk.loadBalancer, options.namespace, name);
+    let existing: KubeObject | undefined;
+    try {
+      existing = client().get(hk.loadBalancer, options.namespace, name);
+    } catch (err) {
+      throw refusedCredentials(err, `create or update lb ${options.namespace}/${name} failed, error: `);
+    }
     if (existing && options.modernCcm) {
       const network = ann(svc, ANN_SVC_NETWORK) ?? '';
       const lbNetwork = ann(existing, ANN_LB_NETWORK_CCM) ?? '';
@@ -197,9 +223,10 @@ export function createServiceLbController(ctx: ServiceLbContext): Controller {
     }
     const desired = desiredLb(svc, name, existing);
     try {
-      if (!existing) return harvester.create(hk.loadBalancer, desired, { fieldManager: 'harvester-cloud-provider' });
-      return writeChanges(harvester, hk.loadBalancer, existing, desired, { fieldManager: 'harvester-cloud-provider' });
+      if (!existing) return client().create(hk.loadBalancer, desired, { fieldManager: 'harvester-cloud-provider' });
+      return writeChanges(client(), hk.loadBalancer, existing, desired, { fieldManager: 'harvester-cloud-provider' });
     } catch (err) {
+      if (isCredentialRefusal(err)) throw refusedCredentials(err, `create or update lb ${options.namespace}/${name} failed, error: `);
       // Refusals, including webhook denials (the load-balancer webhook's arrive as 500 through wrangler's router).
       const denied = err instanceof StatusError && (err.code === 400 || err.code === 422 || /admission webhook "[^"]+" denied the request/.test(String(err.status.message)));
       if (denied) throw new SyncError(String(err.status.message));
@@ -216,7 +243,14 @@ export function createServiceLbController(ctx: ServiceLbContext): Controller {
   }
 
   function cleanup(svc: KubeObject, name: string): void {
-    deleteIfPresent(harvester, hk.loadBalancer, options.namespace, name);
+    try {
+      deleteIfPresent(client(), hk.loadBalancer, options.namespace, name);
+    } catch (err) {
+      // The service controller keeps the finalizer and retries when the LB watch or the Service changes.
+      if (!isCredentialRefusal(err)) throw err;
+      reportEvent(svc, 'DeleteLoadBalancerFailed', `Error deleting load balancer: could not delete load balancer for service ${objectKey(svc)}: ${(err as StatusError).status.message}`);
+      return;
+    }
     kubeVipDue.delete(objectKey(svc));
     const desired = clone(svc);
     removeFinalizer(desired, FINALIZER_SERVICE_LB_CLEANUP);

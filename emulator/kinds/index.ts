@@ -15,6 +15,8 @@ import { nodeKind } from './core/node';
 import { persistentVolumeClaimKind } from './core/persistent-volume-claim';
 import { secretKind } from './core/secret';
 import { serviceKind } from './core/service';
+import { serviceAccountKind } from './core/service-account';
+import { clusterRoleBindingKind, clusterRoleKind, roleBindingKind, roleKind } from './rbac/rbac';
 import { networkAttachmentDefinitionKind } from './cni/network-attachment-definition';
 import { keyPairKind } from './harvester/key-pair';
 import { settingKind } from './harvester/setting';
@@ -39,6 +41,11 @@ export {
   persistentVolumeClaimKind,
   secretKind,
   serviceKind,
+  serviceAccountKind,
+  clusterRoleKind,
+  clusterRoleBindingKind,
+  roleKind,
+  roleBindingKind,
   settingKind,
   StaticKindRegistry,
   storageClassKind,
@@ -66,6 +73,11 @@ export const KINDS = {
   ipPool: ipPoolKind,
   networkAttachmentDefinition: networkAttachmentDefinitionKind,
   storageClass: storageClassKind,
+  serviceAccount: serviceAccountKind,
+  clusterRole: clusterRoleKind,
+  clusterRoleBinding: clusterRoleBindingKind,
+  role: roleKind,
+  roleBinding: roleBindingKind,
 } as const satisfies Record<string, KindInfo>;
 
 // Every store, server and test shares these objects; freezing turns an accidental edit into a TypeError.
@@ -81,7 +93,7 @@ export const GUEST_KINDS: readonly KindInfo[] = [namespaceKind, nodeKind, servic
 
 /**
  * A registry of everything the Harvester cluster serves: core kinds, StorageClass, KubeVirt, Harvester,
- * load balancer and Multus.
+ * load balancer, Multus, and the ServiceAccount/RBAC kinds that guest-cluster credentials use.
  */
 export function createHarvesterRegistry(): KindRegistry {
   return new StaticKindRegistry(Object.values(KINDS));

@@ -19,6 +19,9 @@ import {
   Secret,
   Service,
   Setting,
+  ClusterRole,
+  RoleBinding,
+  ServiceAccount,
   VirtualMachine,
   VirtualMachineImage,
   VirtualMachineInstance,
@@ -69,6 +72,10 @@ export class HarvesterClient {
   readonly persistentVolumeClaims: ResourceClient<PersistentVolumeClaim>;
   readonly namespaces: ResourceClient<Namespace>;
   readonly settings: ResourceClient<Setting>;
+  readonly serviceAccounts: ResourceClient<ServiceAccount>;
+  readonly clusterRoles: ResourceClient<ClusterRole>;
+  readonly clusterRoleBindings: ResourceClient<RoleBinding>;
+  readonly roleBindings: ResourceClient<RoleBinding>;
 
   private readonly ctx: ClientContext;
   private readonly apis: { custom: CustomObjectsApi; core: CoreV1Api };
@@ -92,6 +99,10 @@ export class HarvesterClient {
     this.persistentVolumeClaims = this.resource(KINDS.PersistentVolumeClaim);
     this.namespaces = this.resource(KINDS.Namespace);
     this.settings = this.resource(KINDS.Setting);
+    this.serviceAccounts = this.resource(KINDS.ServiceAccount);
+    this.clusterRoles = this.resource(KINDS.ClusterRole);
+    this.clusterRoleBindings = this.resource(KINDS.ClusterRoleBinding);
+    this.roleBindings = this.resource(KINDS.RoleBinding);
   }
 
   /**

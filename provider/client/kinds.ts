@@ -81,6 +81,11 @@ export const KINDS = {
     statusSubresource: true,
     coreName: 'PersistentVolumeClaim',
   },
+  ServiceAccount: { group: '', version: 'v1', kind: 'ServiceAccount', plural: 'serviceaccounts', namespaced: true, statusSubresource: false, coreName: 'ServiceAccount' },
+  // RBAC is a built-in group, but its REST paths have the custom-object shape (/apis/<group>/<version>/…).
+  ClusterRole: { group: 'rbac.authorization.k8s.io', version: 'v1', kind: 'ClusterRole', plural: 'clusterroles', namespaced: false, statusSubresource: false },
+  ClusterRoleBinding: { group: 'rbac.authorization.k8s.io', version: 'v1', kind: 'ClusterRoleBinding', plural: 'clusterrolebindings', namespaced: false, statusSubresource: false },
+  RoleBinding: { group: 'rbac.authorization.k8s.io', version: 'v1', kind: 'RoleBinding', plural: 'rolebindings', namespaced: true, statusSubresource: false },
 } as const satisfies Record<string, KindSpec>;
 
 /** Name of a kind in KINDS. */

@@ -138,6 +138,28 @@ export interface Secret extends KubeObject {
   stringData?: Record<string, string>;
 }
 
+/** v1 ServiceAccount. */
+export type ServiceAccount = KubeObject;
+
+/** A subject of an RBAC binding. */
+export interface RbacSubject {
+  kind: string;
+  name: string;
+  namespace?: string;
+  apiGroup?: string;
+}
+
+/** rbac.authorization.k8s.io/v1 RoleBinding or ClusterRoleBinding (roleRef is immutable). */
+export interface RoleBinding extends KubeObject {
+  subjects?: RbacSubject[];
+  roleRef: { apiGroup: string; kind: string; name: string };
+}
+
+/** rbac.authorization.k8s.io/v1 ClusterRole (the rules are read, never written, by the provider). */
+export interface ClusterRole extends KubeObject {
+  rules?: Record<string, unknown>[];
+}
+
 /** v1 PersistentVolumeClaim. */
 export interface PersistentVolumeClaim extends KubeObject {
   spec?: {

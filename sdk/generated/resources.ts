@@ -42,6 +42,8 @@ export interface HarvesterMachinePoolArgs {
   sshKeys?: pulumi.Input<pulumi.Input<string>[]>;
   /** cloud-init user data; must be a #cloud-config document unless guestAgent is "none". Secret: only its hash is kept in outputs. Default: a cloud-config that installs qemu-guest-agent. A change rolls the pool. */
   userData?: pulumi.Input<string>;
+  /** The cloudInit output of a GuestClusterCredentials: its write_files (the kubeconfig of the guest's Harvester cloud provider and CSI driver) are merged into the cloud-config, so a program wires the credentials without templating user data. Secret: only its hash is kept in outputs. Default none. A change rolls the pool. */
+  guestCredentials?: pulumi.Input<string>;
   /** cloud-init network data (YAML, version 1 or 2). Secret: only its hash is kept in outputs. Default none (DHCP). A change rolls the pool. */
   networkData?: pulumi.Input<string>;
   /** qemu-guest-agent handling. "install" (default) merges the package and `systemctl enable --now` into the cloud-config, because Harvester learns a bridged VM's IP only from the agent. "none" leaves user data untouched (use when the image or your user data already runs the agent). A change rolls the pool. */
@@ -402,6 +404,8 @@ export class HarvesterMachinePool extends pulumi.dynamic.Resource {
   declare readonly userDataHash: pulumi.Output<string | undefined>;
   /** Keyed digest of the networkData input. Secret. */
   declare readonly networkDataHash: pulumi.Output<string | undefined>;
+  /** Keyed digest of the guestCredentials input. Secret. */
+  declare readonly guestCredentialsHash: pulumi.Output<string | undefined>;
   /** Per VM, by index. */
   declare readonly machines: pulumi.Output<{
     /** VM name ("<pool>-<index>"). */
@@ -858,5 +862,89 @@ export class HarvesterLoadBalancer extends pulumi.dynamic.Resource {
   /** Looks up (imports) an existing HarvesterLoadBalancer by id; its inputs are read back from the cluster. */
   static get(name: string, id: pulumi.Input<pulumi.ID>, opts?: pulumi.CustomResourceOptions): HarvesterLoadBalancer {
     return new HarvesterLoadBalancer(name, undefined as unknown as HarvesterLoadBalancerArgs, { ...opts, id });
+  }
+}
+
+/** The arguments of GuestClusterCredentials. */
+export interface GuestClusterCredentialsArgs {
+  /** Per-resource override of the Harvester connection (a stack spanning several clusters): kubeconfig YAML content or a file path. Secret. Default: stack config harvester:kubeconfig, then $KUBECONFIG, then ~/.kube/config. Prefer stack config: rotating it needs no change here. Not part of the diff: a change updates nothing on the cluster. */
+  kubeconfig?: pulumi.Input<string>;
+  /** Per-resource override of the kubeconfig context. Default: stack config harvester:context, then the kubeconfig's current-context. */
+  context?: pulumi.Input<string>;
+  /** Name of the guest cluster these credentials are for (recorded on the ServiceAccount). Required. A change updates in place, unless it changes the derived serviceAccountName (then the credentials are replaced). In the SDK it defaults to the resource's name. */
+  clusterName?: pulumi.Input<string>;
+  /** Harvester namespace the guest cluster's VMs live in: the ServiceAccount, its token and the cloud-provider RoleBinding go there, and the token reaches only it. Required. A change replaces the credentials. */
+  namespace: pulumi.Input<string>;
+  /** ServiceAccount name. Default: clusterName (Harvester's docs: it must match the guest cluster name, as Rancher names it). A change replaces the credentials. */
+  serviceAccountName?: pulumi.Input<string>;
+  /** Bind the cluster-wide role `harvesterhci.io:csi-driver` (ClusterRoleBinding), as Harvester's generator always does; false for a guest without the Harvester CSI driver. Default true. A change updates in place. */
+  bindCsiDriverRole?: pulumi.Input<boolean>;
+  /** URL the guests reach the Harvester API at, written into the kubeconfig (and recorded on the token Secret). Default: the server of the connection (Harvester's generator writes https://<VIP>:6443). A change updates the outputs (and the annotation) only. */
+  serverUrl?: pulumi.Input<string>;
+  /** Any text; a change rotates the token: the ServiceAccount, its token Secret and the bindings are made again under the same names (a new ServiceAccount uid is what makes a new legacy token), the old token stops working, the outputs change and pools wired to them roll. Default none. */
+  rotationTrigger?: pulumi.Input<string>;
+  /** Bounds of every wait. Default 2m each. */
+  timeouts?: pulumi.Input<{
+    /** Until the token Secret holds a token and ca.crt. Default "2m". */
+    create?: pulumi.Input<string>;
+    /** Until a rotated token is issued. Default "2m". */
+    update?: pulumi.Input<string>;
+    /** Until every object is gone. Default "2m". */
+    delete?: pulumi.Input<string>;
+  }>;
+}
+
+/** The Harvester credentials of a guest cluster's cloud provider and CSI driver, made as Harvester's own kubeconfig generator makes them (ServiceAccount, token Secret, RoleBinding to harvesterhci.io:cloudprovider in the VMs' namespace, ClusterRoleBinding to harvesterhci.io:csi-driver), with the kubeconfig and the cloud-init write_files the guests read as secret outputs; rotatable, and gone with every object on destroy. */
+export class GuestClusterCredentials extends pulumi.dynamic.Resource {
+  /** Per-resource override of the Harvester connection (a stack spanning several clusters): kubeconfig YAML content or a file path. Secret. Default: stack config harvester:kubeconfig, then $KUBECONFIG, then ~/.kube/config. Prefer stack config: rotating it needs no change here. Not part of the diff: a change updates nothing on the cluster. */
+  declare readonly kubeconfig: pulumi.Output<string | undefined>;
+  /** Per-resource override of the kubeconfig context. Default: stack config harvester:context, then the kubeconfig's current-context. */
+  declare readonly context: pulumi.Output<string | undefined>;
+  /** Name of the guest cluster these credentials are for (recorded on the ServiceAccount). Required. A change updates in place, unless it changes the derived serviceAccountName (then the credentials are replaced). */
+  declare readonly clusterName: pulumi.Output<string>;
+  /** Harvester namespace the guest cluster's VMs live in: the ServiceAccount, its token and the cloud-provider RoleBinding go there, and the token reaches only it. Required. A change replaces the credentials. */
+  declare readonly namespace: pulumi.Output<string>;
+  /** ServiceAccount name. Default: clusterName (Harvester's docs: it must match the guest cluster name, as Rancher names it). A change replaces the credentials. */
+  declare readonly serviceAccountName: pulumi.Output<string | undefined>;
+  /** Bind the cluster-wide role `harvesterhci.io:csi-driver` (ClusterRoleBinding), as Harvester's generator always does; false for a guest without the Harvester CSI driver. Default true. A change updates in place. */
+  declare readonly bindCsiDriverRole: pulumi.Output<boolean>;
+  /** URL the guests reach the Harvester API at, written into the kubeconfig (and recorded on the token Secret). Default: the server of the connection (Harvester's generator writes https://<VIP>:6443). A change updates the outputs (and the annotation) only. */
+  declare readonly serverUrl: pulumi.Output<string | undefined>;
+  /** Any text; a change rotates the token: the ServiceAccount, its token Secret and the bindings are made again under the same names (a new ServiceAccount uid is what makes a new legacy token), the old token stops working, the outputs change and pools wired to them roll. Default none. */
+  declare readonly rotationTrigger: pulumi.Output<string | undefined>;
+  /** Bounds of every wait. Default 2m each. */
+  declare readonly timeouts: pulumi.Output<{
+    /** Until the token Secret holds a token and ca.crt. Default "2m". */
+    create?: string;
+    /** Until a rotated token is issued. Default "2m". */
+    update?: string;
+    /** Until every object is gone. Default "2m". */
+    delete?: string;
+  }>;
+  /** The server URL written into the kubeconfig. */
+  declare readonly server: pulumi.Output<string>;
+  /** Name of the token Secret (`<serviceAccountName>-token`, shortened as Harvester shortens names). */
+  declare readonly tokenSecretName: pulumi.Output<string>;
+  /** Name of the RoleBinding to harvesterhci.io:cloudprovider (`<namespace>-<serviceAccountName>`). */
+  declare readonly roleBindingName: pulumi.Output<string>;
+  /** Name of the ClusterRoleBinding to harvesterhci.io:csi-driver (`<namespace>-<serviceAccountName>`). */
+  declare readonly clusterRoleBindingName: pulumi.Output<string>;
+  /** uid of the ServiceAccount: every other object names it as owner; an import records it to prove what it adopted. */
+  declare readonly serviceAccountUid: pulumi.Output<string>;
+  /** The kubeconfig the guest's cloud provider and CSI driver read: cluster, user and context named "default", the token Secret's CA and token, the VMs' namespace. Secret. */
+  declare readonly cloudConfig: pulumi.Output<string>;
+  /** A #cloud-config document whose write_files put cloudConfig at both paths the guest reads (/etc/kubernetes/cloud-config and /var/lib/rancher/rke2/etc/config-files/cloud-provider-config), root:root 0600. Give it to a machine pool's guestCredentials. Secret. */
+  declare readonly cloudInit: pulumi.Output<string>;
+  /** Differences found by the last read between the live objects and the recorded inputs. */
+  declare readonly drift: pulumi.Output<string[]>;
+
+  /** Creates (or, with `opts.id`, reads) a GuestClusterCredentials named `name`. */
+  constructor(name: string, args: GuestClusterCredentialsArgs, opts?: pulumi.CustomResourceOptions) {
+    super(providerFor('guestClusterCredentials'), name, resourceProps('GuestClusterCredentials', name, args), resourceOptions('GuestClusterCredentials', opts), PULUMI_MODULE, 'GuestClusterCredentials');
+  }
+
+  /** Looks up (imports) an existing GuestClusterCredentials by id; its inputs are read back from the cluster. */
+  static get(name: string, id: pulumi.Input<pulumi.ID>, opts?: pulumi.CustomResourceOptions): GuestClusterCredentials {
+    return new GuestClusterCredentials(name, undefined as unknown as GuestClusterCredentialsArgs, { ...opts, id });
   }
 }

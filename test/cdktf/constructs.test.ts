@@ -12,7 +12,7 @@ import Ajv from 'ajv';
 import { Testing } from 'cdktf';
 import { KubernetesProvider } from '@cdktf/provider-kubernetes/lib/provider';
 import { addKubernetesFormats } from '../../emulator/api/validation';
-import { HarvesterIPPool, HarvesterLoadBalancer, HarvesterMachinePool, TopologyLabels } from '../../cdktf';
+import { GuestClusterCredentials, HarvesterIPPool, HarvesterLoadBalancer, HarvesterMachinePool, TopologyLabels } from '../../cdktf';
 import { synthQuickstart } from '../../examples/cdktf/main';
 import { desiredVirtualMachines } from '../../provider/resources/machine-pool/desired';
 import { validateInputs as validatePool } from '../../provider/resources/machine-pool/validate';
@@ -34,6 +34,23 @@ const POOL = {
 const CONTEXT = { imageStorageClasses: { 'default/ubuntu-22.04-server-cloudimg': 'longhorn-image-x' }, keyPairPublicKeys: { 'default/ops-key': 'ssh-ed25519 AAAAC3Nza test@example' } };
 
 describe('CDK for Terraform constructs', () => {
+  it('GuestClusterCredentials: the generator\'s ServiceAccount, bindings and a token Secret waiting for its token; the kubeconfig over its data', () => {
+    let construct!: GuestClusterCredentials;
+    const out = synth((scope) => (construct = new GuestClusterCredentials(scope, 'gc4', { namespace: 'gc-test', serverUrl: 'https://10.0.0.10:6443' })));
+    const manifests = Object.fromEntries(resources(out, 'kubernetes_manifest').map((m) => [m.manifest.kind, m.manifest]));
+    assert.deepEqual(Object.keys(manifests).sort(), ['ClusterRoleBinding', 'RoleBinding', 'ServiceAccount']);
+    assert.equal(manifests.ServiceAccount.metadata.name, 'gc4');
+    assert.equal(manifests.RoleBinding.metadata.name, 'gc-test-gc4');
+    assert.deepEqual(manifests.RoleBinding.roleRef, { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'harvesterhci.io:cloudprovider' });
+    assert.equal(manifests.ClusterRoleBinding.roleRef.name, 'harvesterhci.io:csi-driver');
+    const [secret] = resources(out, 'kubernetes_secret_v1');
+    assert.equal(secret.metadata.name, 'gc4-token');
+    assert.equal(secret.type, 'kubernetes.io/service-account-token');
+    assert.equal(secret.wait_for_service_account_token, true);
+    assert.match(construct.cloudInit, /^#cloud-config\n/);
+    assert.throws(() => synth((scope) => new GuestClusterCredentials(scope, 'Bad_Name', { namespace: 'gc-test', serverUrl: 'https://x' })), /clusterName/);
+  });
+
   it('HarvesterMachinePool: one VM manifest and one cloud-init Secret per index, spread over the zones, waiting until Running', () => {
     const out = synth((scope) => new HarvesterMachinePool(scope, 'workers', { ...POOL, ...CONTEXT }));
     const vms = resources(out, 'kubernetes_manifest');

@@ -47,9 +47,9 @@ describe('chaos: the bad-input corpus is refused at check, on the named field, w
   });
   after(() => t?.stop());
 
-  it(`holds at least 80 cases across the four resources (${corpora.reduce((n, c) => n + c.cases.length, 0)})`, () => {
+  it(`holds at least 80 cases across the resources (${corpora.reduce((n, c) => n + c.cases.length, 0)})`, () => {
     assert.ok(corpora.reduce((n, c) => n + c.cases.length, 0) >= 80);
-    assert.deepEqual(corpora.map((c) => c.resource).sort(), ['ipPool', 'loadBalancer', 'machinePool', 'topologyLabels']);
+    assert.deepEqual(corpora.map((c) => c.resource).sort(), ['guestClusterCredentials', 'ipPool', 'loadBalancer', 'machinePool', 'topologyLabels']);
   });
 
   for (const corpus of corpora) {

@@ -43,7 +43,7 @@ const KIND_NAMES: Record<UserDataKind, string> = {
 
 /** CloudConfigError is a problem with user data, phrased for the `userData` input; never quotes it. */
 export class CloudConfigError extends Error {
-  readonly code: 'UserDataNotCloudConfig' | 'UserDataInvalidYaml' | 'UserDataInvalidShape';
+  readonly code: 'UserDataNotCloudConfig' | 'UserDataInvalidYaml' | 'UserDataInvalidShape' | 'GuestCredentialsInvalid';
   constructor(code: CloudConfigError['code'], message: string) {
     super(message);
     this.name = code;
@@ -57,6 +57,24 @@ export interface RenderOptions {
   guestAgent: 'install' | 'none';
   /** OpenSSH public keys of the pool's KeyPairs, added to ssh_authorized_keys. */
   sshPublicKeys?: readonly string[];
+  /** The guestCredentials input (a GuestClusterCredentials' cloudInit): its write_files are merged in. */
+  guestCredentials?: string;
+}
+
+/**
+ * guestCredentialFiles reads the `write_files` entries of the guestCredentials input (a GuestClusterCredentials'
+ * cloudInit output): a #cloud-config mapping whose write_files is a list of entries each naming a path. Never quotes it.
+ */
+export function guestCredentialFiles(text: string | undefined): Record<string, unknown>[] {
+  if (text === undefined) return [];
+  const invalid = (why: string) => new CloudConfigError('GuestCredentialsInvalid', `guestCredentials ${why}: give it the cloudInit output of a GuestClusterCredentials.`);
+  if (classifyUserData(text) !== 'cloud-config') throw invalid('is not a #cloud-config document');
+  const doc = parseDocument(text);
+  const value = doc.errors.length ? undefined : (doc.toJS() as Record<string, unknown> | null);
+  const files = value && typeof value === 'object' ? value.write_files : undefined;
+  if (!Array.isArray(files) || files.length === 0) throw invalid('holds no write_files list');
+  if (!files.every((f) => f !== null && typeof f === 'object' && typeof (f as Record<string, unknown>).path === 'string')) throw invalid('has a write_files entry without a path');
+  return files as Record<string, unknown>[];
 }
 
 /**
@@ -67,14 +85,17 @@ export interface RenderOptions {
  */
 export function renderUserData(options: RenderOptions): string {
   const keys = options.sshPublicKeys ?? [];
+  const files = guestCredentialFiles(options.guestCredentials);
   const kind = classifyUserData(options.userData);
-  const needsMerge = options.guestAgent === 'install' || keys.length > 0;
+  const needsMerge = options.guestAgent === 'install' || keys.length > 0 || files.length > 0;
   if (kind !== 'empty' && kind !== 'cloud-config' && kind !== 'jinja-cloud-config') {
     if (!needsMerge) return options.userData as string;
     const why = options.guestAgent === 'install'
       ? 'With guestAgent "install" (the default) the pool merges qemu-guest-agent into the parsed cloud-config, because Harvester ' +
         'learns a bridged VM\'s IP only from the agent; that merge needs a #cloud-config document.'
-      : 'The key pairs in sshKeys are added to ssh_authorized_keys, which needs a #cloud-config document.';
+      : files.length > 0
+        ? 'The write_files of guestCredentials are merged into the cloud-config, which needs a #cloud-config document.'
+        : 'The key pairs in sshKeys are added to ssh_authorized_keys, which needs a #cloud-config document.';
     throw new CloudConfigError(
       'UserDataNotCloudConfig',
       `userData is ${KIND_NAMES[kind]}. ${why} Rewrite it as #cloud-config (put script lines under runcmd or write_files), ` +
@@ -85,15 +106,16 @@ export function renderUserData(options: RenderOptions): string {
   const doc = parseUserData(text);
   if (options.guestAgent === 'install') ensureGuestAgent(doc);
   if (keys.length) appendUnique(seqAt(doc, 'ssh_authorized_keys'), keys);
+  if (files.length) mergeWriteFiles(doc, files);
   let body = doc.toString({ lineWidth: 0 });
   if (!/^(## template:[^\n]*\n)?#cloud-config/.test(body)) body = `#cloud-config\n${body}`;
   return body;
 }
 
 /** userDataProblem returns the message `check` reports for the user data, or undefined if it renders. */
-export function userDataProblem(userData: string | undefined, guestAgent: 'install' | 'none', withKeys: boolean): string | undefined {
+export function userDataProblem(userData: string | undefined, guestAgent: 'install' | 'none', withKeys: boolean, guestCredentials?: string): string | undefined {
   try {
-    renderUserData({ userData, guestAgent, sshPublicKeys: withKeys ? ['ssh-ed25519 AAAA check'] : [] });
+    renderUserData({ userData, guestAgent, sshPublicKeys: withKeys ? ['ssh-ed25519 AAAA check'] : [], guestCredentials });
     return undefined;
   } catch (error) {
     if (error instanceof CloudConfigError) return error.message;
@@ -125,6 +147,14 @@ function seqAt(doc: Document, key: string): YAMLSeq {
   }
   if (!isSeq(node)) throw new CloudConfigError('UserDataInvalidShape', `userData's "${key}" must be a list.`);
   return node;
+}
+
+/** Adds the entries to write_files, each replacing a user entry of the same path (the credentials win). */
+function mergeWriteFiles(doc: Document, files: Record<string, unknown>[]): void {
+  const seq = seqAt(doc, 'write_files');
+  const paths = new Set(files.map((f) => f.path));
+  seq.items = seq.items.filter((item) => !(isMap(item) && paths.has(String(item.get('path')))));
+  for (const f of files) seq.add(doc.createNode(f));
 }
 
 function appendUnique(seq: YAMLSeq, values: readonly string[]): void {

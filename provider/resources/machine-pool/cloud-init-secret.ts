@@ -9,11 +9,11 @@
 import type { Secret, VirtualMachine } from '../../client/objects';
 import { secretDigest } from '../../core/hash';
 import { guestAgentIn } from './cloud-config';
-import { USER_DATA_INPUT_KEY, cloudInitSecretName } from './desired';
+import { GUEST_CREDENTIALS_KEY, USER_DATA_INPUT_KEY, cloudInitSecretName } from './desired';
 import { NETWORK_DATA_HASH, USER_DATA_HASH } from './labels';
 
 /** The Secret keys we write: the rendered user data, the network data and the userData input as written. */
-const CLOUD_INIT_KEYS = ['userdata', 'networkdata', USER_DATA_INPUT_KEY] as const;
+const CLOUD_INIT_KEYS = ['userdata', 'networkdata', USER_DATA_INPUT_KEY, GUEST_CREDENTIALS_KEY] as const;
 
 /** cloudInitDataDiffers says whether a live Secret's cloud-init data is not what the desired Secret holds. */
 export function cloudInitDataDiffers(live: Secret, desired: Secret): boolean {
@@ -42,13 +42,14 @@ export interface MachineCloudInit {
 export interface CloudInitDigests {
   userDataHash?: string;
   networkDataHash?: string;
+  guestCredentialsHash?: string;
   cloudInitHash?: string;
 }
 
 /** What read gives back: the secret inputs every VM confirms, and one drift line per deviation. */
 export interface CloudInitReadback {
   /** Present (and `userData`/`networkData` possibly undefined, meaning not set) only when confirmed. */
-  inputs: { userData?: string; networkData?: string };
+  inputs: { userData?: string; networkData?: string; guestCredentials?: string };
   drift: string[];
 }
 
@@ -61,8 +62,10 @@ export function readCloudInit(pool: { namespace: string; name: string }, recorde
   const drift: string[] = [];
   let userData = machines.length > 0;
   let networkData = machines.length > 0;
+  let credentials = machines.length > 0;
   let input: string | undefined;
   let network: string | undefined;
+  let written: string | undefined;
   for (const m of machines) {
     const where = `Secret ${pool.namespace}/${cloudInitSecretName(m.name)}`;
     const annotations = m.vm.metadata.annotations ?? {};
@@ -73,6 +76,11 @@ export function readCloudInit(pool: { namespace: string; name: string }, recorde
     }
     input = decoded(m.secret, USER_DATA_INPUT_KEY);
     network = decoded(m.secret, 'networkdata');
+    written = decoded(m.secret, GUEST_CREDENTIALS_KEY);
+    if (secretDigest(written, salt) !== recorded.guestCredentialsHash) {
+      drift.push(`${where}: cloud-init guest credentials differ from the recorded guestCredentials`);
+      credentials = false;
+    }
     const rendered = secretDigest(decoded(m.secret, 'userdata'), salt);
     if (secretDigest(input, salt) !== recorded.userDataHash || (recorded.cloudInitHash !== undefined && rendered !== recorded.cloudInitHash)) {
       drift.push(`${where}: cloud-init user data differs from the recorded userData`);
@@ -90,6 +98,7 @@ export function readCloudInit(pool: { namespace: string; name: string }, recorde
   const inputs: CloudInitReadback['inputs'] = {};
   if (userData && input !== undefined) inputs.userData = input;
   if (networkData && network !== undefined) inputs.networkData = network;
+  if (credentials && written !== undefined) inputs.guestCredentials = written;
   return { inputs, drift };
 }
 
@@ -97,6 +106,7 @@ export function readCloudInit(pool: { namespace: string; name: string }, recorde
 export interface ImportedCloudInit extends CloudInitDigests {
   userData?: string;
   networkData?: string;
+  guestCredentials?: string;
   /** Undefined when the Secret cannot tell (the user data starts the agent itself: both values render the same). */
   guestAgent?: 'install' | 'none';
 }
@@ -112,10 +122,11 @@ export function importCloudInit(pool: { namespace: string; name: string }, secre
   const salt = `${pool.namespace}/${pool.name}`;
   const userData = decoded(secret, USER_DATA_INPUT_KEY);
   const networkData = decoded(secret, 'networkdata');
+  const guestCredentials = decoded(secret, GUEST_CREDENTIALS_KEY);
   const rendered = decoded(secret, 'userdata');
   const renderedStarts = guestAgentIn(rendered) === 'yes';
   const guestAgent = !renderedStarts ? 'none' : guestAgentIn(userData) === 'yes' ? undefined : 'install';
-  return {
+  const imported: ImportedCloudInit = {
     userData,
     networkData,
     guestAgent,
@@ -123,4 +134,7 @@ export function importCloudInit(pool: { namespace: string; name: string }, secre
     networkDataHash: secretDigest(networkData, salt),
     cloudInitHash: secretDigest(rendered, salt),
   };
+  // Only a pool wired to credentials has them (older Secrets and other pools: the keys stay absent).
+  if (guestCredentials !== undefined) Object.assign(imported, { guestCredentials, guestCredentialsHash: secretDigest(guestCredentials, salt) });
+  return imported;
 }

@@ -91,6 +91,9 @@ export function suffixFrom(text: string): string {
  */
 export const USER_DATA_INPUT_KEY = 'harvester-iac.userdata-input';
 
+/** The cloud-init Secret's key holding the guestCredentials input as written (for read and import, as USER_DATA_INPUT_KEY). */
+export const GUEST_CREDENTIALS_KEY = 'harvester-iac.guest-credentials';
+
 /** vmName returns the name of the VM at an index. */
 export function vmName(poolName: string, index: number): string {
   return `${poolName}-${index}`;
@@ -151,7 +154,7 @@ export function desiredVirtualMachines(inputs: MachinePoolInputs, context: Machi
     if (key === undefined) throw new Error(`desired: no public key resolved for key pair ${k} (sshKeys)`);
     return key;
   });
-  const userData = renderUserData({ userData: inputs.userData, guestAgent: inputs.guestAgent, sshPublicKeys: publicKeys });
+  const userData = renderUserData({ userData: inputs.userData, guestAgent: inputs.guestAgent, sshPublicKeys: publicKeys, guestCredentials: inputs.guestCredentials });
   const salt = `${inputs.namespace}/${inputs.name}`;
   const userDataHash = secretDigest(userData, salt) as string;
   const networkDataHash = secretDigest(inputs.networkData, salt);
@@ -164,6 +167,7 @@ export function desiredVirtualMachines(inputs: MachinePoolInputs, context: Machi
   const userDataBase64 = Buffer.from(userData, 'utf8').toString('base64');
   const networkDataBase64 = inputs.networkData === undefined ? undefined : Buffer.from(inputs.networkData, 'utf8').toString('base64');
   const userDataInputBase64 = inputs.userData === undefined ? undefined : Buffer.from(inputs.userData, 'utf8').toString('base64');
+  const credentialsBase64 = inputs.guestCredentials === undefined ? undefined : Buffer.from(inputs.guestCredentials, 'utf8').toString('base64');
 
   const build = (index: number, zone: string | undefined, claimNames?: string[]): DesiredMachine => {
     const name = vmName(inputs.name, index);
@@ -218,6 +222,7 @@ export function desiredVirtualMachines(inputs: MachinePoolInputs, context: Machi
     const data: Record<string, string> = { userdata: userDataBase64 };
     if (networkDataBase64 !== undefined) data.networkdata = networkDataBase64;
     if (userDataInputBase64 !== undefined) data[USER_DATA_INPUT_KEY] = userDataInputBase64;
+    if (credentialsBase64 !== undefined) data[GUEST_CREDENTIALS_KEY] = credentialsBase64;
     const secret: Secret = {
       apiVersion: 'v1',
       kind: 'Secret',

@@ -13,6 +13,13 @@ import { sameInput } from './equivalence';
 import { REPLACE_INPUTS, SECRET_INPUTS, machinePoolSchema } from './model';
 import type { MachinePoolOutputs } from './outputs';
 
+/** The secret inputs recorded only as keyed digests, with the output holding each digest. */
+const HASHED: Record<string, 'userDataHash' | 'networkDataHash' | 'guestCredentialsHash'> = {
+  userData: 'userDataHash',
+  networkData: 'networkDataHash',
+  guestCredentials: 'guestCredentialsHash',
+};
+
 /** Result of diffInputs. */
 export interface InputDiff {
   changes: boolean;
@@ -46,8 +53,8 @@ export function diffInputs(olds: Partial<MachinePoolOutputs>, news: Record<strin
       text = `zones: VMs sit in ${describeValue((olds.zones ?? []).join(', ') || 'no zone')}, not covered by ${describeValue(((next as string[] | undefined) ?? []).join(', '))}`;
     } else if (gaps.has(key)) {
       continue;
-    } else if (key === 'userData' || key === 'networkData') {
-      const recorded = key === 'userData' ? olds.userDataHash : olds.networkDataHash;
+    } else if (key in HASHED) {
+      const recorded = olds[HASHED[key]];
       changed = secretDigest(next as string | undefined, `${ns}/${olds.name ?? news.name}`) !== recorded;
       text = `${key} changed (value not shown: it is secret)`;
     } else {

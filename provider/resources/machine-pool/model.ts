@@ -103,6 +103,11 @@ export const machinePoolSchema = z.strictObject({
     'cloud-init user data; must be a #cloud-config document unless guestAgent is "none". Secret: only its hash is kept in outputs. ' +
       'Default: a cloud-config that installs qemu-guest-agent. A change rolls the pool.',
   ),
+  guestCredentials: z.string().optional().meta({ secret: true }).describe(
+    'The cloudInit output of a GuestClusterCredentials: its write_files (the kubeconfig of the guest\'s Harvester cloud provider and CSI driver) ' +
+      'are merged into the cloud-config, so a program wires the credentials without templating user data. Secret: only its hash is kept in ' +
+      'outputs. Default none. A change rolls the pool.',
+  ),
   networkData: z.string().optional().meta({ secret: true }).describe(
     'cloud-init network data (YAML, version 1 or 2). Secret: only its hash is kept in outputs. Default none (DHCP). A change rolls the pool.',
   ),

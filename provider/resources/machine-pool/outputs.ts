@@ -24,9 +24,10 @@ export const machineStatusSchema = z.strictObject({
 export type MachineStatus = z.output<typeof machineStatusSchema>;
 
 /** The pool's outputs beyond its inputs (userData and networkData are kept only as keyed digests). */
-export const machinePoolOutputsSchema = machinePoolSchema.omit({ userData: true, networkData: true }).extend({
+export const machinePoolOutputsSchema = machinePoolSchema.omit({ userData: true, networkData: true, guestCredentials: true }).extend({
   userDataHash: z.string().optional().describe('Keyed digest (hmac-sha256) of the userData input, never the data itself. Secret.').meta({ secret: true }),
   networkDataHash: z.string().optional().describe('Keyed digest of the networkData input. Secret.').meta({ secret: true }),
+  guestCredentialsHash: z.string().optional().describe('Keyed digest of the guestCredentials input. Secret.').meta({ secret: true }),
   machines: z.array(machineStatusSchema).describe('Per VM, by index.'),
   readyCount: z.number().int().describe('VMs Running with an IPv4 address.'),
   drift: z.array(z.string()).describe('Differences found by the last read between the cluster and the recorded inputs (one line each).'),
@@ -42,9 +43,10 @@ export const machinePoolOutputsSchema = machinePoolSchema.omit({ userData: true,
 });
 
 /** The pool's outputs. */
-export type MachinePoolOutputs = Omit<MachinePoolInputs, 'userData' | 'networkData'> & {
+export type MachinePoolOutputs = Omit<MachinePoolInputs, 'userData' | 'networkData' | 'guestCredentials'> & {
   userDataHash?: string;
   networkDataHash?: string;
+  guestCredentialsHash?: string;
   machines: MachineStatus[];
   readyCount: number;
   drift: string[];
@@ -60,7 +62,7 @@ export function backendSelectorOf(pool: { namespace: string; name: string }): Re
 
 /** toOutputs builds outputs from inputs (defaults applied) and the observed VMs. */
 export function toOutputs(inputs: MachinePoolInputs, machines: MachineStatus[], drift: string[] = [], cloudInitHash?: string): MachinePoolOutputs {
-  const { userData, networkData, ...rest } = inputs;
+  const { userData, networkData, guestCredentials, ...rest } = inputs;
   const outputs: MachinePoolOutputs = {
     ...rest,
     machines: [...machines].sort((a, b) => a.index - b.index),
@@ -73,6 +75,8 @@ export function toOutputs(inputs: MachinePoolInputs, machines: MachineStatus[], 
   const networkDataHash = secretDigest(networkData, salt);
   if (userDataHash) outputs.userDataHash = userDataHash;
   if (networkDataHash) outputs.networkDataHash = networkDataHash;
+  const guestCredentialsHash = secretDigest(guestCredentials, salt);
+  if (guestCredentialsHash) outputs.guestCredentialsHash = guestCredentialsHash;
   if (cloudInitHash) outputs.cloudInitHash = cloudInitHash;
   return outputs;
 }

@@ -37,10 +37,11 @@ export function recordedOrNamed(id: string, props: Record<string, unknown> | und
 }
 
 /** The input properties of outputs (what the engine diffs the program against), plus the secret inputs read back. */
-function inputsOf(outs: MachinePoolOutputs, secrets: { userData?: string; networkData?: string }): Record<string, unknown> {
+function inputsOf(outs: MachinePoolOutputs, secrets: { userData?: string; networkData?: string; guestCredentials?: string }): Record<string, unknown> {
   const inputs: Record<string, unknown> = Object.fromEntries(Object.entries(outs).filter(([k]) => k in machinePoolSchema.shape));
   if (secrets.userData !== undefined) inputs.userData = secrets.userData;
   if (secrets.networkData !== undefined) inputs.networkData = secrets.networkData;
+  if (secrets.guestCredentials !== undefined) inputs.guestCredentials = secrets.guestCredentials;
   return inputs;
 }
 
@@ -57,11 +58,11 @@ export async function readPool(client: HarvesterClient, id: string, previous: Ma
   const backendSelector = backendSelectorOf(previous);
 
   if (importing) {
-    const { userData, networkData, guestAgent, ...digests } = importCloudInit(previous, live.find((m) => m.secret)?.secret);
+    const { userData, networkData, guestCredentials, guestAgent, ...digests } = importCloudInit(previous, live.find((m) => m.secret)?.secret);
     const importGaps = [...NOT_ON_CLUSTER_POOL, 'zones', ...(guestAgent === undefined ? ['guestAgent'] : [])];
     const outs: MachinePoolOutputs = { ...previous, ...rebuilt, zones: rebuilt.zones ?? [], ...digests, machines: observed.statuses, readyCount, drift: [], backendSelector, importGaps };
     if (guestAgent) outs.guestAgent = guestAgent;
-    return { id, props: outs, inputs: inputsOf(outs, { userData, networkData }) };
+    return { id, props: outs, inputs: inputsOf(outs, { userData, networkData, guestCredentials }) };
   }
 
   const cloudInit = readCloudInit(previous, previous, live);

@@ -94,7 +94,11 @@ export function crossFieldFailures(raw: Obj): CheckFailure[] {
   if ((typeof raw.userData === 'string' || raw.userData === undefined) && !isUnknown(raw.userData) && !isUnknown(guestAgent) && !containsUnknown(raw.sshKeys)
     && (guestAgent === 'install' || guestAgent === 'none')) {
     const withKeys = Array.isArray(raw.sshKeys) && raw.sshKeys.length > 0;
-    const problem = userDataProblem(raw.userData as string | undefined, guestAgent, withKeys);
+    // Credentials not known yet (preview: made by the same program) still need a cloud-config to merge into.
+    const credentials = isUnknown(raw.guestCredentials) ? CREDENTIALS_PLACEHOLDER : typeof raw.guestCredentials === 'string' ? raw.guestCredentials : undefined;
+    const credentialsProblem = userDataProblem(undefined, 'none', false, credentials);
+    if (credentialsProblem) out.push({ property: 'guestCredentials', reason: credentialsProblem });
+    const problem = userDataProblem(raw.userData as string | undefined, guestAgent, withKeys, credentialsProblem ? undefined : credentials);
     if (problem) out.push({ property: 'userData', reason: problem });
   }
   if (typeof raw.networkData === 'string' && !isUnknown(raw.networkData)) {
@@ -103,6 +107,9 @@ export function crossFieldFailures(raw: Obj): CheckFailure[] {
   }
   return out;
 }
+
+/** Stands for guestCredentials unknown at preview: what matters is that some write_files will be merged. */
+const CREDENTIALS_PLACEHOLDER = '#cloud-config\nwrite_files:\n- path: /etc/kubernetes/cloud-config\n';
 
 /**
  * validateInputs checks raw inputs (as Pulumi passes them to `check`; keys starting with "__" such as

@@ -205,6 +205,39 @@ const VALID: Record<KindKey, KubeObject> = {
     volumeBindingMode: 'Immediate',
     allowVolumeExpansion: true,
   },
+  serviceAccount: {
+    apiVersion: 'v1',
+    kind: 'ServiceAccount',
+    metadata: { name: 'prod-cloud-provider', namespace: 'default' },
+    automountServiceAccountToken: false,
+    imagePullSecrets: [{ name: 'registry' }],
+  },
+  clusterRole: {
+    apiVersion: 'rbac.authorization.k8s.io/v1',
+    kind: 'ClusterRole',
+    metadata: { name: 'harvesterhci.io:cloudprovider' },
+    rules: [{ apiGroups: ['loadbalancer.harvesterhci.io'], resources: ['loadbalancers'], verbs: ['get', 'list', 'watch', 'update', 'create', 'delete'] }],
+  },
+  clusterRoleBinding: {
+    apiVersion: 'rbac.authorization.k8s.io/v1',
+    kind: 'ClusterRoleBinding',
+    metadata: { name: 'default-prod-cloud-provider' },
+    roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'harvesterhci.io:csi-driver' },
+    subjects: [{ kind: 'ServiceAccount', name: 'prod-cloud-provider', namespace: 'default' }],
+  },
+  role: {
+    apiVersion: 'rbac.authorization.k8s.io/v1',
+    kind: 'Role',
+    metadata: { name: 'lb-reader', namespace: 'default' },
+    rules: [{ apiGroups: ['loadbalancer.harvesterhci.io'], resources: ['loadbalancers'], resourceNames: ['lb1'], verbs: ['get'] }],
+  },
+  roleBinding: {
+    apiVersion: 'rbac.authorization.k8s.io/v1',
+    kind: 'RoleBinding',
+    metadata: { name: 'default-prod-cloud-provider', namespace: 'default' },
+    roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'harvesterhci.io:cloudprovider' },
+    subjects: [{ kind: 'ServiceAccount', name: 'prod-cloud-provider', namespace: 'default' }],
+  },
 };
 
 /** A fresh copy of the valid example of a kind. */

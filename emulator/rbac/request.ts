@@ -1,0 +1,146 @@
+/**
+ * The API server's authorization step for RBAC-governed users (service accounts, impersonated users):
+ * request attributes from the URL as kube-apiserver's RequestInfoFactory derives them (authorization runs before
+ * the handler, so an unknown resource is 403, not 404, for a user without rights), impersonation headers
+ * (`Impersonate-User`, `Impersonate-Group`), and the access reviews `kubectl auth can-i` posts
+ * (SelfSubjectAccessReview, SubjectAccessReview).
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { badRequest } from '../api/errors';
+import { parseJsonBody, readBody, sendJson } from '../api/http-io';
+import { decodeProtobufObject, PROTOBUF_MEDIA_TYPE } from '../api/protobuf';
+import type { Authenticated } from '../api/auth';
+import type { Route } from '../api/router';
+import type { StoreReader } from '../api/types';
+import { authorize, forbiddenStatus, RbacKinds, RequestAttributes } from './authorizer';
+import { serviceAccountUser } from './service-account-tokens';
+
+/** What the server hands the RBAC step. */
+export interface RbacContext {
+  store: StoreReader;
+  kinds: RbacKinds;
+}
+
+/** The RBAC verb of a request (RequestInfoFactory: GET item/collection/watch, POST, PUT, PATCH, DELETE). */
+function verbOf(method: string, hasName: boolean, watch: boolean): string {
+  switch (method) {
+    case 'GET':
+    case 'HEAD':
+      return watch ? 'watch' : hasName ? 'get' : 'list';
+    case 'POST':
+      return 'create';
+    case 'PUT':
+      return 'update';
+    case 'PATCH':
+      return 'patch';
+    case 'DELETE':
+      return hasName ? 'delete' : 'deletecollection';
+    default:
+      return method.toLowerCase();
+  }
+}
+
+/** The authorizer attributes of a request. */
+export function attributesOf(auth: { user: string; groups: string[] }, route: Route, method: string, watch: boolean, path: string): RequestAttributes {
+  if (route.type !== 'resource') return { user: auth.user, groups: auth.groups, verb: method === 'GET' || method === 'HEAD' ? 'get' : method.toLowerCase(), path };
+  // The name of a Namespace is its namespace, as RequestInfoFactory records it.
+  const namespace = route.namespace ?? (route.group === '' && route.plural === 'namespaces' ? route.name : undefined);
+  return {
+    user: auth.user,
+    groups: auth.groups,
+    verb: verbOf(method, route.name !== undefined, watch),
+    apiGroup: route.group,
+    resource: route.plural,
+    subresource: route.subresource,
+    namespace,
+    name: route.name,
+  };
+}
+
+function headerList(req: IncomingMessage, name: string): string[] {
+  const v = req.headers[name];
+  return v === undefined ? [] : Array.isArray(v) ? v : [v];
+}
+
+/**
+ * Apply impersonation headers: the impersonator must be allowed to `impersonate` the user (or service account)
+ * and each group; the result is RBAC-governed. Without headers, `auth` is returned as is.
+ */
+export function impersonate(req: IncomingMessage, auth: Authenticated, rbac: RbacContext): Authenticated {
+  const [user] = headerList(req, 'impersonate-user');
+  const groups = headerList(req, 'impersonate-group');
+  if (user === undefined) {
+    if (groups.length > 0) throw badRequest('requested impersonation of groups without impersonating a user');
+    return auth;
+  }
+  const sa = /^system:serviceaccount:([^:]+):([^:]+)$/.exec(user);
+  if (auth.groups) {
+    const who = { user: auth.user, groups: auth.groups };
+    const checks: RequestAttributes[] = [
+      sa
+        ? { ...who, verb: 'impersonate', apiGroup: '', resource: 'serviceaccounts', namespace: sa[1], name: sa[2] }
+        : { ...who, verb: 'impersonate', apiGroup: '', resource: 'users', name: user },
+      ...groups.map((g) => ({ ...who, verb: 'impersonate', apiGroup: '', resource: 'groups', name: g })),
+    ];
+    for (const a of checks) {
+      const d = authorize(rbac.store, rbac.kinds, a);
+      if (!d.allowed) throw forbiddenStatus(a, d.reason);
+    }
+  }
+  const impliedGroups = groups.length > 0 ? groups : sa ? serviceAccountUser(sa[1], sa[2]).groups.filter((g) => g !== 'system:authenticated') : [];
+  return { user, anonymous: false, groups: [...impliedGroups, 'system:authenticated'] };
+}
+
+/** Throw kube-apiserver's 403 unless RBAC allows the request. */
+export function authorizeRequest(rbac: RbacContext, attributes: RequestAttributes): void {
+  const d = authorize(rbac.store, rbac.kinds, attributes);
+  if (!d.allowed) throw forbiddenStatus(attributes, d.reason);
+}
+
+/** `POST /apis/authorization.k8s.io/v1/{selfsubjectaccessreviews,subjectaccessreviews}`, or undefined for any other route. */
+export function accessReviewKind(route: Route, method: string): 'self' | 'subject' | undefined {
+  if (route.type !== 'resource' || route.group !== 'authorization.k8s.io' || route.version !== 'v1' || method !== 'POST' || route.name !== undefined) return undefined;
+  if (route.plural === 'selfsubjectaccessreviews') return 'self';
+  if (route.plural === 'subjectaccessreviews') return 'subject';
+  return undefined;
+}
+
+type Rec = Record<string, unknown>;
+
+/** Answer an access review: the request's spec echoed with `status.allowed` (and RBAC's reason). */
+export async function answerAccessReview(req: IncomingMessage, res: ServerResponse, which: 'self' | 'subject', auth: Authenticated, rbac: RbacContext): Promise<void> {
+  const body = await readBody(req);
+  // kubectl's typed client posts protobuf.
+  const protobuf = (req.headers['content-type'] ?? '').startsWith(PROTOBUF_MEDIA_TYPE);
+  const review = ((protobuf ? decodeProtobufObject(body) : parseJsonBody(body, 'the access review')) ?? {}) as Rec;
+  const spec = (review.spec ?? {}) as Rec;
+  const ra = spec.resourceAttributes as Rec | undefined;
+  const nra = spec.nonResourceAttributes as Rec | undefined;
+  if (!ra && !nra) throw badRequest('exactly one of nonResourceAttributes or resourceAttributes must be specified');
+  const who =
+    which === 'self'
+      ? { user: auth.user, groups: auth.groups }
+      : { user: String(spec.user ?? ''), groups: Array.isArray(spec.groups) ? (spec.groups as string[]) : [] };
+  let status: Rec;
+  if (who.groups === undefined) {
+    // The emulator's admin (system:masters) may do anything.
+    status = { allowed: true };
+  } else {
+    const a: RequestAttributes = ra
+      ? {
+          ...who,
+          groups: who.groups,
+          verb: String(ra.verb ?? ''),
+          apiGroup: String(ra.group ?? ''),
+          resource: String(ra.resource ?? ''),
+          subresource: ra.subresource ? String(ra.subresource) : undefined,
+          namespace: ra.namespace ? String(ra.namespace) : undefined,
+          name: ra.name ? String(ra.name) : undefined,
+        }
+      : { ...who, groups: who.groups, verb: String(nra!.verb ?? ''), path: String(nra!.path ?? '') };
+    const d = authorize(rbac.store, rbac.kinds, a);
+    status = d.reason ? { allowed: d.allowed, reason: d.reason } : { allowed: d.allowed };
+  }
+  const kind = which === 'self' ? 'SelfSubjectAccessReview' : 'SubjectAccessReview';
+  sendJson(res, 201, { kind, apiVersion: 'authorization.k8s.io/v1', metadata: { creationTimestamp: null }, spec, status });
+}
