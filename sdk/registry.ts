@@ -14,6 +14,7 @@ import { machinePoolOutputsSchema } from '../provider/resources/machine-pool/out
 import { topologyLabelsOutputsSchema, topologyLabelsSchema } from '../provider/resources/topology-labels/model';
 import { ipPoolOutputsSchema, ipPoolSchema } from '../provider/resources/ip-pool/model';
 import { loadBalancerOutputsSchema, loadBalancerSchema } from '../provider/resources/load-balancer/model';
+import { imageOutputsSchema, imageSchema } from '../provider/resources/image/model';
 
 /** One resource of the package. */
 export interface ResourceEntry {
@@ -68,6 +69,17 @@ export const RESOURCES: readonly ResourceEntry[] = [
       'from an IP pool or DHCP and a TCP health check. An ipam change replaces it (the old one is deleted first, its address released).',
     inputs: loadBalancerSchema,
     outputs: loadBalancerOutputsSchema,
+    nameInput: 'name',
+  },
+  {
+    className: 'HarvesterImage',
+    exportName: 'image',
+    description:
+      'A Harvester VM image (VirtualMachineImage) downloaded from a URL, optionally checked against a SHA-512; create waits until Harvester has ' +
+      'imported it, printing the download\'s progress. Its id, "namespace/name", is what a HarvesterMachinePool\'s disks[].image takes. Delete is ' +
+      'refused while volumes made from it exist, naming the VMs.',
+    inputs: imageSchema,
+    outputs: imageOutputsSchema,
     nameInput: 'name',
   },
 ];
