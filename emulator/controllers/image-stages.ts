@@ -3,7 +3,8 @@
  * (harvester-supporting-kinds.md §1.4; pkg/image/common/operator.go stateTransit), one row per transition. The
  * emulator never dials the URL: its form decides the outcome (options.ts `imageImport` lists the failing forms).
  * 1. `image-initialized` (new, or a failed one once `imageRetry` has passed) → Initialize: for a download the
- *    HEAD's outcome (status.size from its Content-Length, or FailInitial); the StorageClass `lh-<uid>` with
+ *    HEAD's outcome (status.size from its Content-Length, or FailInitial); the StorageClass `lh-<uid>` (or a legacy
+ *    `longhorn-<name>` that exists) with
  *    {backingImage: vmi-<uid>} ∪ spec.storageClassParameters; appliedUrl, storageClassName, progress 0,
  *    Imported=Unknown/Importing, Initialized=True/Initialized; the finalizer wrangler.cattle.io/vm-image-controller.
  * 2. `image-progress` every `imageImport`/4: progress +25 (Importing; a backing image at 100 is written as 99),
@@ -96,6 +97,17 @@ function ensureStorageClass(store: Store, kinds: HarvesterKinds, image: KubeObje
   }
 }
 
+/**
+ * The image's StorageClass name (util.GetImageStorageClassName, TestGetStorageClassName): `lh-<uid>`, unless the
+ * legacy `longhorn-<name>` exists (images made before Harvester v1.5 keep theirs).
+ */
+export function storageClassNameFor(store: Store, kinds: HarvesterKinds, image: KubeObject): string {
+  const current = `lh-${image.metadata.uid}`;
+  const legacy = `longhorn-${image.metadata.name}`;
+  if (!kinds.storageClass || store.get(kinds.storageClass, undefined, current)) return current;
+  return store.get(kinds.storageClass, undefined, legacy) ? legacy : current;
+}
+
 /** The image stage table. */
 export function imageStages(ctx: { store: Store; kinds: HarvesterKinds; options: ResolvedHarvesterOptions; clock: Clock }): Stage[] {
   const now = (): string => timestamp(ctx.clock.now());
@@ -144,7 +156,8 @@ export function imageStages(ctx: { store: Store; kinds: HarvesterKinds; options:
     {
       name: 'image-initialized',
       when: (image) => live(image) && (awaitingRetry(image) || (!findCondition(image, 'Initialized') && !Number(field(image, 'status', 'failed') ?? 0))),
-      delayMs: (image) => (awaitingRetry(image) ? ctx.options.delays.imageRetry : 0),
+      // At least a second apart: the retry's write differs from the failure's only in its (RFC3339) timestamps.
+      delayMs: (image) => (awaitingRetry(image) ? Math.max(1000, ctx.options.delays.imageRetry) : 0),
       next: (image) => {
         addFinalizer(image, IMAGE_FINALIZER);
         const status = statusOf(image);
@@ -157,11 +170,13 @@ export function imageStages(ctx: { store: Store; kinds: HarvesterKinds; options:
         retryDue.delete(String(image.metadata.uid));
         const t = now();
         status.appliedUrl = url;
-        status.storageClassName = `lh-${image.metadata.uid}`;
+        status.storageClassName = storageClassNameFor(ctx.store, ctx.kinds, image);
         status.progress = 0;
         ensureStorageClass(ctx.store, ctx.kinds, image, String(status.storageClassName));
         condition(image, 'Imported', 'Unknown', t, 'Importing');
         condition(image, 'Initialized', 'True', t, 'Initialized');
+        // Initialize stamps both conditions even when nothing else changed (a retry): the write is what moves it on.
+        for (const c of statusOf(image).conditions as Condition[]) if (c.type === 'Imported' || c.type === 'Initialized') c.lastUpdateTime = t;
         return image;
       },
     },

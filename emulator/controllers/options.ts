@@ -20,7 +20,7 @@ export interface HarvesterDelays {
    * Each failure is retried as Harvester retries (spec.retry times, `imageRetry` apart) before RetryLimitExceeded.
    */
   imageImport: number;
-  /** Wait between a failed image import and its retry (Harvester's handleRetry: 10s). Stage `image-initialized`. @default 10000 */
+  /** Wait between a failed image import and its retry (Harvester's handleRetry: 10s; at least 1s). Stage `image-initialized`. @default 10000 */
   imageRetry: number;
   /** PVC Pending → Bound, and resize completion. Stages `pvc-*`. @default 0 */
   pvcBind: number;
