@@ -73,6 +73,7 @@ const conditionSchema = z.strictObject({
 });
 
 export const imageOutputsSchema = imageSchema.extend({
+  baseStorageClass: z.string().describe('The StorageClass whose parameters the image\'s storage copied: storageClass, or the default Harvester chose.'),
   storageClassName: z.string().describe('The StorageClass Harvester made for the image (status.storageClassName): volumes cloned from it use this class.'),
   size: z.number().describe('Size of the downloaded file in bytes (0 until known).'),
   virtualSize: z.number().describe('Virtual size of the disk image in bytes (0 until imported): a disk made from it must be at least this large.'),

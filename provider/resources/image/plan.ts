@@ -100,6 +100,7 @@ export function toOutputs(inputs: ImageInputs, live: VirtualMachineImage, drift:
   const status = live.status ?? {};
   return {
     ...inputs,
+    baseStorageClass: live.metadata.annotations?.[STORAGE_CLASS_ANNOTATION] ?? inputs.storageClass ?? '',
     storageClassName: String(status.storageClassName ?? ''),
     size: Number(status.size ?? 0),
     virtualSize: Number(status.virtualSize ?? 0),
@@ -140,7 +141,10 @@ function formatSize(bytes: number): string {
 
 /** diff: which inputs changed (connection settings are taken out by the host wrapper), which replace. */
 export function diffInputs(olds: Partial<ImageOutputs>, news: Partial<ImageInputs>): { changes: boolean; replaces: string[] } {
-  const keys = ['name', 'namespace', ...FIELDS, 'timeouts'] as const;
-  const changed = changedKeys(olds, news, keys);
+  const keys = ['name', 'namespace', ...FIELDS.filter((f) => f !== 'storageClass'), 'timeouts'] as const;
+  const changed: string[] = changedKeys(olds, news, keys);
+  // Naming the StorageClass the image already copied (the default Harvester chose, or an import's) changes nothing.
+  const storageClassChanged = news.storageClass !== undefined ? news.storageClass !== (olds.storageClass ?? olds.baseStorageClass) : olds.storageClass !== undefined;
+  if (storageClassChanged) changed.push('storageClass');
   return { changes: changed.length > 0 || (olds.drift ?? []).length > 0, replaces: changed.filter((k) => REPLACE_INPUTS.includes(k)) };
 }
