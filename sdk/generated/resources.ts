@@ -860,3 +860,110 @@ export class HarvesterLoadBalancer extends pulumi.dynamic.Resource {
     return new HarvesterLoadBalancer(name, undefined as unknown as HarvesterLoadBalancerArgs, { ...opts, id });
   }
 }
+
+/** The arguments of HarvesterImage. */
+export interface HarvesterImageArgs {
+  /** Per-resource override of the Harvester connection (a stack spanning several clusters): kubeconfig YAML content or a file path. Secret. Default: stack config harvester:kubeconfig, then $KUBECONFIG, then ~/.kube/config. Prefer stack config: rotating it needs no change here. Not part of the diff: a change updates nothing on the cluster. */
+  kubeconfig?: pulumi.Input<string>;
+  /** Per-resource override of the kubeconfig context. Default: stack config harvester:context, then the kubeconfig's current-context. */
+  context?: pulumi.Input<string>;
+  /** VirtualMachineImage name. Default: the Pulumi resource name. A change replaces the image. In the SDK it defaults to the resource's name. */
+  name?: pulumi.Input<string>;
+  /** Namespace of the image (a machine pool in another namespace names it "namespace/name"). Default "default". A change replaces the image. */
+  namespace?: pulumi.Input<string>;
+  /** Name shown in the Harvester UI, unique among the images of the namespace. Default: `name`. Harvester refuses changing it, so a change replaces the image. */
+  displayName?: pulumi.Input<string>;
+  /** Free text shown in the Harvester UI. Default none. A change updates in place. */
+  description?: pulumi.Input<string>;
+  /** http(s) URL Harvester downloads the image from (a qcow2 or raw cloud image, or an ISO). Required. Harvester refuses changing it, so a change replaces the image. */
+  url: pulumi.Input<string>;
+  /** SHA-512 of the downloaded file; Longhorn fails the download when it differs. Default: not verified. Only a new download uses it, so a change replaces the image. */
+  checksum?: pulumi.Input<string>;
+  /** Label harvesterhci.io/image-type as Harvester's UI sets it: "raw_qcow2" (a cloud image a VM boots from) or "iso" (an installer; machine pools refuse it). Default "raw_qcow2". A change updates in place. */
+  imageType?: pulumi.Input<"raw_qcow2" | "iso">;
+  /** Label harvesterhci.io/os-type (e.g. "ubuntu"), shown by Harvester's UI. Default none. A change updates in place. */
+  osType?: pulumi.Input<string>;
+  /** Further labels of the image. Keys of harvesterhci.io/ and harvester-iac.io/ are Harvester's and ours, not allowed here. Default none. A change updates in place. */
+  labels?: pulumi.Input<Record<string, pulumi.Input<string>>>;
+  /** StorageClass whose Longhorn parameters (numberOfReplicas, diskSelector, nodeSelector, dataLocality, …) the image's backing storage copies (annotation harvesterhci.io/storageClassName): create a StorageClass with provisioner driver.longhorn.io and the parameters you want, and name it here. Default: the cluster's default StorageClass. Harvester refuses changing it, so a change replaces the image. */
+  storageClass?: pulumi.Input<string>;
+  /** How many times Harvester retries a failed download (10 s apart) before giving up. Default 3. A change updates in place. */
+  retry?: pulumi.Input<number>;
+  /** Bounds of every wait. Default 30m, 30m and 5m. */
+  timeouts?: pulumi.Input<{
+    /** Until the image is downloaded and imported. Default "30m". */
+    create?: pulumi.Input<string>;
+    /** Until it is imported again (an update resumes an unfinished download). Default "30m". */
+    update?: pulumi.Input<string>;
+    /** Until the image and its storage are gone. Default "5m". */
+    delete?: pulumi.Input<string>;
+  }>;
+}
+
+/** A Harvester VM image (VirtualMachineImage) downloaded from a URL, optionally checked against a SHA-512; create waits until Harvester has imported it, printing the download's progress. Its id, "namespace/name", is what a HarvesterMachinePool's disks[].image takes. Delete is refused while volumes made from it exist, naming the VMs. */
+export class HarvesterImage extends pulumi.dynamic.Resource {
+  /** Per-resource override of the Harvester connection (a stack spanning several clusters): kubeconfig YAML content or a file path. Secret. Default: stack config harvester:kubeconfig, then $KUBECONFIG, then ~/.kube/config. Prefer stack config: rotating it needs no change here. Not part of the diff: a change updates nothing on the cluster. */
+  declare readonly kubeconfig: pulumi.Output<string | undefined>;
+  /** Per-resource override of the kubeconfig context. Default: stack config harvester:context, then the kubeconfig's current-context. */
+  declare readonly context: pulumi.Output<string | undefined>;
+  /** VirtualMachineImage name. Default: the Pulumi resource name. A change replaces the image. */
+  declare readonly name: pulumi.Output<string>;
+  /** Namespace of the image (a machine pool in another namespace names it "namespace/name"). Default "default". A change replaces the image. */
+  declare readonly namespace: pulumi.Output<string>;
+  /** Name shown in the Harvester UI, unique among the images of the namespace. Default: `name`. Harvester refuses changing it, so a change replaces the image. */
+  declare readonly displayName: pulumi.Output<string | undefined>;
+  /** Free text shown in the Harvester UI. Default none. A change updates in place. */
+  declare readonly description: pulumi.Output<string | undefined>;
+  /** http(s) URL Harvester downloads the image from (a qcow2 or raw cloud image, or an ISO). Required. Harvester refuses changing it, so a change replaces the image. */
+  declare readonly url: pulumi.Output<string>;
+  /** SHA-512 of the downloaded file; Longhorn fails the download when it differs. Default: not verified. Only a new download uses it, so a change replaces the image. */
+  declare readonly checksum: pulumi.Output<string | undefined>;
+  /** Label harvesterhci.io/image-type as Harvester's UI sets it: "raw_qcow2" (a cloud image a VM boots from) or "iso" (an installer; machine pools refuse it). Default "raw_qcow2". A change updates in place. */
+  declare readonly imageType: pulumi.Output<"raw_qcow2" | "iso">;
+  /** Label harvesterhci.io/os-type (e.g. "ubuntu"), shown by Harvester's UI. Default none. A change updates in place. */
+  declare readonly osType: pulumi.Output<string | undefined>;
+  /** Further labels of the image. Keys of harvesterhci.io/ and harvester-iac.io/ are Harvester's and ours, not allowed here. Default none. A change updates in place. */
+  declare readonly labels: pulumi.Output<Record<string, string>>;
+  /** StorageClass whose Longhorn parameters (numberOfReplicas, diskSelector, nodeSelector, dataLocality, …) the image's backing storage copies (annotation harvesterhci.io/storageClassName): create a StorageClass with provisioner driver.longhorn.io and the parameters you want, and name it here. Default: the cluster's default StorageClass. Harvester refuses changing it, so a change replaces the image. */
+  declare readonly storageClass: pulumi.Output<string | undefined>;
+  /** How many times Harvester retries a failed download (10 s apart) before giving up. Default 3. A change updates in place. */
+  declare readonly retry: pulumi.Output<number>;
+  /** Bounds of every wait. Default 30m, 30m and 5m. */
+  declare readonly timeouts: pulumi.Output<{
+    /** Until the image is downloaded and imported. Default "30m". */
+    create?: string;
+    /** Until it is imported again (an update resumes an unfinished download). Default "30m". */
+    update?: string;
+    /** Until the image and its storage are gone. Default "5m". */
+    delete?: string;
+  }>;
+  /** The StorageClass whose parameters the image's storage copied: storageClass, or the default Harvester chose. */
+  declare readonly baseStorageClass: pulumi.Output<string>;
+  /** The StorageClass Harvester made for the image (status.storageClassName): volumes cloned from it use this class. */
+  declare readonly storageClassName: pulumi.Output<string>;
+  /** Size of the downloaded file in bytes (0 until known). */
+  declare readonly size: pulumi.Output<number>;
+  /** Virtual size of the disk image in bytes (0 until imported): a disk made from it must be at least this large. */
+  declare readonly virtualSize: pulumi.Output<number>;
+  /** Download progress in percent (100 once imported). */
+  declare readonly progress: pulumi.Output<number>;
+  /** The image's conditions (Initialized, Imported, RetryLimitExceeded, …) as Harvester reports them. */
+  declare readonly conditions: pulumi.Output<{
+    type: string;
+    status: string;
+    reason?: string;
+    message?: string;
+  }[]>;
+  /** Differences found by the last read between the live image and the recorded inputs. */
+  declare readonly drift: pulumi.Output<string[]>;
+
+  /** Creates (or, with `opts.id`, reads) a HarvesterImage named `name`. */
+  constructor(name: string, args: HarvesterImageArgs, opts?: pulumi.CustomResourceOptions) {
+    super(providerFor('image'), name, resourceProps('HarvesterImage', name, args), resourceOptions('HarvesterImage', opts), PULUMI_MODULE, 'HarvesterImage');
+  }
+
+  /** Looks up (imports) an existing HarvesterImage by id; its inputs are read back from the cluster. */
+  static get(name: string, id: pulumi.Input<pulumi.ID>, opts?: pulumi.CustomResourceOptions): HarvesterImage {
+    return new HarvesterImage(name, undefined as unknown as HarvesterImageArgs, { ...opts, id });
+  }
+}
