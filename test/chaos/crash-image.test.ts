@@ -5,7 +5,7 @@
  * same download to finish. An image of that name someone else made is never adopted: check refuses it.
  */
 import assert from 'node:assert/strict';
-import { startEngineHarness, type EngineHarness } from '../engine/engine-support';
+import { startEngineHarness, until, type EngineHarness } from '../engine/engine-support';
 
 describe('chaos: the provider process killed mid-import, then the next run', function () {
   this.timeout(120_000);
@@ -14,10 +14,6 @@ describe('chaos: the provider process killed mid-import, then the next run', fun
   const urn = (name: string) => h.urn('HarvesterImage', name);
   const inputs = (name: string) => ({ __provider: text, name, url: `https://images.example.com/${name}.qcow2`, timeouts: { create: '60s', update: '60s', delete: '60s' } });
   const ours = async (name: string) => (await h.client.images.list({ namespace: 'default', labelSelector: `harvester-iac.io/resource-name=${name}` })).items;
-  /** Resolves once `probe` is true (polling the emulator every 20 ms: the test's own observation, not the provider's). */
-  const until = async (probe: () => Promise<boolean>) => {
-    for (let i = 0; i < 500 && !(await probe()); i++) await new Promise((r) => setTimeout(r, 20));
-  };
 
   before(async () => {
     h = await startEngineHarness();
