@@ -7,6 +7,7 @@
  * - V38, the delete rule: a volume (PVC, any namespace) of the image's StorageClass blocks the delete; the VMs
  *   whose volumes those are, so a refusal names them.
  */
+import { isHarvesterError } from '../../client/errors';
 import type { HarvesterClient } from '../../client/harvester-client';
 import type { KindSpec } from '../../client/kinds';
 import type { KubeObject, VirtualMachineImage } from '../../client/objects';
@@ -27,10 +28,18 @@ interface StorageClass extends KubeObject {
 
 const fail = (property: string, reason: string): CheckFailure => ({ property, reason: `${property}: ${reason}` });
 
-/** The cluster's StorageClasses and the default one's name. */
-export async function storageClasses(client: HarvesterClient): Promise<{ all: StorageClass[]; defaultName?: string }> {
-  const all = (await client.resource<StorageClass>(STORAGE_CLASS).list()).items;
-  return { all, defaultName: all.find((sc) => sc.metadata.annotations?.[DEFAULT_CLASS] === 'true')?.metadata.name };
+/**
+ * The cluster's StorageClasses and the default one's name; undefined when the credentials may not list them
+ * (a namespaced user): the rules that need them are then left to Harvester's webhook at apply.
+ */
+export async function storageClasses(client: HarvesterClient): Promise<{ all: StorageClass[]; defaultName?: string } | undefined> {
+  try {
+    const all = (await client.resource<StorageClass>(STORAGE_CLASS).list()).items;
+    return { all, defaultName: all.find((sc) => sc.metadata.annotations?.[DEFAULT_CLASS] === 'true')?.metadata.name };
+  } catch (err) {
+    if (isHarvesterError(err, 'Forbidden')) return undefined;
+    throw err;
+  }
 }
 
 /** What Harvester would refuse about these inputs because of other objects; every failure at once. */
@@ -52,6 +61,7 @@ export async function clusterFailures(client: HarvesterClient, inputs: ImageInpu
     out.push(fail('displayName', `${JSON.stringify(displayNameOf(inputs))} is already the display name of VirtualMachineImage ${inputs.namespace}/${holder.metadata.name} ` +
       '(Harvester refuses a second image of that display name in a namespace: "A resource with the same name exists"): set another displayName'));
   }
+  if (!classes) return out;
   if (inputs.storageClass) {
     const sc = classes.all.find((c) => c.metadata.name === inputs.storageClass);
     if (!sc) out.push(fail('storageClass', `StorageClass ${inputs.storageClass} does not exist (Harvester refuses the image): create it, or leave storageClass out to use the default`));

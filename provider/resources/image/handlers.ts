@@ -147,8 +147,10 @@ export function createImageProvider(options: ImageProviderOptions = {}) {
       const live = await client.images.get(name, namespace);
       if (!live) return {};
       const importing = recorded.url === undefined;
-      const { defaultName } = live.metadata.annotations?.[STORAGE_CLASS_ANNOTATION] ? await storageClasses(client) : { defaultName: undefined };
-      const now = liveInputs(live, { defaultStorageClass: defaultName, recordedStorageClass: recorded.storageClass });
+      const annotated = live.metadata.annotations?.[STORAGE_CLASS_ANNOTATION];
+      // Not allowed to list StorageClasses: the annotation is taken for Harvester's default unless the inputs named it.
+      const defaultStorageClass = annotated ? ((await storageClasses(client)) ?? { defaultName: annotated }).defaultName : undefined;
+      const now = liveInputs(live, { defaultStorageClass, recordedStorageClass: recorded.storageClass });
       const base = imageSchema.parse({ name, namespace, ...now, timeouts: recorded.timeouts, kubeconfig: recorded.kubeconfig, context: recorded.context });
       const drift = importing ? [] : [...driftOf(recorded as ImageInputs, now, live), ...unfinishedLines(recorded.drift)];
       const read = toOutputs(base, live, drift);

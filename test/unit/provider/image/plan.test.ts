@@ -3,6 +3,9 @@ import assert from 'node:assert/strict';
 import type { VirtualMachineImage } from '../../../../provider/client/objects';
 import { desiredImage, diffInputs, driftOf, importVerdict, liveInputs, recordedLive } from '../../../../provider/resources/image/plan';
 import { urlProblem, validateInputs } from '../../../../provider/resources/image/validate';
+import { ForbiddenError } from '../../../../provider/client/errors';
+import type { HarvesterClient } from '../../../../provider/client/harvester-client';
+import { clusterFailures, storageClasses } from '../../../../provider/resources/image/cluster';
 
 const inputs = (extra: Record<string, unknown> = {}) => validateInputs({ name: 'img', url: 'https://example.com/x.img', ...extra }).inputs!;
 const image = (status: Record<string, unknown>): VirtualMachineImage => ({ ...desiredImage(inputs()), status });
@@ -51,5 +54,21 @@ describe('HarvesterImage plan', () => {
     assert.match(urlProblem('s3://bucket/x.img')!, /uses s3/);
     assert.match(urlProblem('http://a{b/x.img')!, /host "a\{b"/);
     assert.deepEqual(validateInputs({ name: 'img', url: 'https://e/x', checksum: 'abc' }).failures.map((f) => f.property), ['checksum']);
+  });
+
+  it('credentials that may not list StorageClasses: the storage class rules are left to Harvester, the others still run', async () => {
+    const forbidden = new ForbiddenError({ code: 'Forbidden', summary: 'storageclasses is forbidden', httpStatus: 403 });
+    const list = async (): Promise<never> => {
+      throw forbidden;
+    };
+    const client = {
+      resource: () => ({ list }),
+      namespaces: { get: async () => ({ metadata: { name: 'default' } }) },
+      images: { get: async () => undefined, list: async () => ({ items: [{ metadata: { name: 'other' } }] }) },
+    } as unknown as HarvesterClient;
+    assert.equal(await storageClasses(client), undefined);
+    assert.deepEqual((await clusterFailures(client, inputs({ storageClass: 'x' }))).map((f) => f.property), ['displayName']);
+    const broken = { ...client, resource: () => ({ list: async () => Promise.reject(new Error('connection reset')) }) } as unknown as HarvesterClient;
+    await assert.rejects(storageClasses(broken), /connection reset/);
   });
 });
