@@ -44,12 +44,12 @@ export function denyInvalid(hook: string, message: string, fieldPath: string): S
   return webhookDenial(hook, 422, 'Invalid', message, { causes: [cause] });
 }
 
-/** 500 denial of Harvester's own webhook for a plain Go error (werror.NewInternalError: no prefix, no causes). */
+/** 500 denial of Harvester's own webhook for a plain Go error (werror.NewInternalError: no prefix, no details). */
 export function denyHarvesterInternal(hook: string, message: string): StatusError {
-  return webhookDenial(hook, 500, 'InternalError', message, {});
+  return webhookDenial(hook, 500, 'InternalError', message);
 }
 
-/** 409 Conflict denial (Harvester werror.NewConflict). */
+/** 409 Conflict denial (Harvester werror.NewConflict: no causes, so the Status has no details). */
 export function denyConflict(hook: string, message: string): StatusError {
-  return webhookDenial(hook, 409, 'Conflict', message, {});
+  return webhookDenial(hook, 409, 'Conflict', message);
 }

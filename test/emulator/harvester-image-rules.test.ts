@@ -38,6 +38,9 @@ describe('simulated Harvester: VirtualMachineImage admission as upstream has it'
       if (c.refused) {
         const err = expectStatusError(() => sim.store.create(sim.kinds.image, written(c.args)));
         assert.deepEqual({ code: err.code, message: err.status.message }, { code: c.refused.code, message: c.refused.message });
+        // The Status as Harvester's AdmitError makes it: 422 carries its one cause, 409 and 500 no details at all.
+        if (c.refused.code !== 422) assert.equal(err.status.details, undefined);
+        else if (err.status.message!.startsWith('admission webhook')) assert.equal((err.status.details as any).causes[0].field, `spec.${c.refused.property}`);
         assert.equal(sim.store.get(sim.kinds.image, 'default', 'img'), undefined);
       } else {
         assert.ok(sim.store.create(sim.kinds.image, written(c.args)));
