@@ -3,7 +3,8 @@
  * progress lines and outputs a machine pool takes; a failed download failing with Harvester's own message,
  * recorded as a partial failure that destroy removes; the next up after such a failure starting a new download;
  * adopting our own half-made image (no duplicate) and refusing someone else's; import by id; drift per property
- * and its heal; delete refused while volumes made from the image exist, naming the VMs, then waiting until gone.
+ * and its heal; delete refused while volumes made from the image exist, naming the VMs, waiting for volumes
+ * already being deleted, then waiting until gone.
  */
 import assert from 'node:assert/strict';
 import { waitFor } from '../../provider/await';
@@ -13,6 +14,7 @@ import { createImageProvider } from '../../provider/resources/image/handlers';
 import { desiredImage } from '../../provider/resources/image/plan';
 import { validateInputs } from '../../provider/resources/image/validate';
 import { createMachinePoolProvider } from '../../provider/resources/machine-pool/handlers';
+import { until } from '../engine/engine-support';
 import { startTestEmulator, type TestEmulator } from '../support/emulator-harness';
 import { fastConnect } from '../support/fast-connect';
 import { acceptanceMode } from '../support/target';
@@ -136,5 +138,18 @@ describe('HarvesterImage handlers: download, failure, adoption, import, drift an
     assert.equal(await client.images.get('used', 'default'), undefined);
     assert.equal(await client.resource({ group: 'storage.k8s.io', version: 'v1', kind: 'StorageClass', plural: 'storageclasses', namespaced: false, statusSubresource: false }).get(sc), undefined, 'Harvester removed the image\'s storage class');
     await images.delete('default/used', outs as unknown as Raw);
+  });
+
+  it('delete waits for volumes made from the image that are already being deleted (a pool destroyed just before), then deletes it', async () => {
+    const { outs } = await images.create(inputsOf(args('going')));
+    await client.persistentVolumeClaims.create({ apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: 'going-disk', namespace: 'default', finalizers: ['example.com/hold'] }, spec: { accessModes: ['ReadWriteMany'], resources: { requests: { storage: '10Gi' } }, storageClassName: outs!.storageClassName } } as never);
+    await client.persistentVolumeClaims.delete('going-disk', { namespace: 'default' });
+    lines.length = 0;
+    const deleting = images.delete('default/going', outs as unknown as Raw);
+    await until(async () => lines.some((l) => l.includes('1 volume(s) made from it still being deleted')));
+    assert.ok(await client.images.get('going', 'default'), 'the image waits for the volume');
+    await client.persistentVolumeClaims.mergePatch('going-disk', { metadata: { finalizers: null } }, { namespace: 'default' });
+    await deleting;
+    assert.equal(await client.images.get('going', 'default'), undefined);
   });
 });

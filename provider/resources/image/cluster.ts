@@ -74,17 +74,25 @@ export async function clusterFailures(client: HarvesterClient, inputs: ImageInpu
   return out;
 }
 
-/** The volumes of the image's StorageClass (the delete rule V38) and the VMs that use them, as "namespace/name". */
-export async function imageUsers(client: HarvesterClient, image: VirtualMachineImage): Promise<{ volumes: string[]; vms: string[] }> {
+/** The PVCs of a StorageClass, every namespace (what the delete rule V38 looks at). */
+export const volumesOf = (pvcs: KubeObject[], storageClass: string): KubeObject[] =>
+  pvcs.filter((p) => (p.spec as { storageClassName?: string } | undefined)?.storageClassName === storageClass);
+
+/**
+ * The volumes made from the image (its StorageClass's PVCs, the delete rule V38) and the VMs that use them, as
+ * "namespace/name"; volumes already being deleted are apart (`going`): the delete waits for them instead.
+ */
+export async function imageUsers(client: HarvesterClient, image: VirtualMachineImage): Promise<{ volumes: string[]; vms: string[]; going: number }> {
   const sc = image.status?.storageClassName;
-  if (!sc) return { volumes: [], vms: [] }; // never initialized: Harvester lets it go (V36)
-  const pvcs = (await client.persistentVolumeClaims.list()).items.filter((p) => (p.spec as { storageClassName?: string } | undefined)?.storageClassName === sc);
-  if (!pvcs.length) return { volumes: [], vms: [] };
-  const volumes = pvcs.map((p) => `${p.metadata.namespace}/${p.metadata.name}`);
+  if (!sc) return { volumes: [], vms: [], going: 0 }; // never initialized: Harvester lets it go (V36)
+  const pvcs = volumesOf((await client.persistentVolumeClaims.list()).items, sc);
+  const staying = pvcs.filter((p) => !p.metadata.deletionTimestamp);
+  if (!staying.length) return { volumes: [], vms: [], going: pvcs.length };
+  const volumes = staying.map((p) => `${p.metadata.namespace}/${p.metadata.name}`);
   const vms = (await client.virtualMachines.list()).items
     .filter((vm) => claimsOf(vm).some((claim) => volumes.includes(`${vm.metadata.namespace}/${claim}`)))
     .map((vm) => `${vm.metadata.namespace}/${vm.metadata.name}`);
-  return { volumes: volumes.sort(), vms: vms.sort() };
+  return { volumes: volumes.sort(), vms: vms.sort(), going: pvcs.length - staying.length };
 }
 
 /** The PVC names a VM mounts: its volumes' claims and Harvester's volumeClaimTemplates annotation. */

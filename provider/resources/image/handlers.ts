@@ -13,12 +13,13 @@
  *   first write is recorded with the image as it is (core/partial.ts), so destroy removes it.
  * - read: one GET (and the StorageClasses, to tell Harvester's default from a chosen one); the live image as
  *   inputs, so an out-of-band edit shows per property; an unfinished create/update's line kept until an up.
- * - delete: refused while volumes made from the image exist (Harvester's rule), naming the VMs using them; then
- *   waits until the image (and, by Harvester's finalizer, its storage) is gone. Never an image we do not own.
+ * - delete: refused while volumes made from the image exist (Harvester's rule), naming the VMs using them; volumes
+ *   already being deleted (a pool destroyed just before) are waited for; then waits until the image (and, by
+ *   Harvester's finalizer, its storage) is gone. Never an image we do not own.
  */
 import { waitFor, waitForDeletion } from '../../await';
 import { HarvesterClient } from '../../client/harvester-client';
-import type { VirtualMachineImage } from '../../client/objects';
+import type { PersistentVolumeClaim, VirtualMachineImage } from '../../client/objects';
 import { assertOwned, isOwnedBy } from '../../client/ownership';
 import { checkInputs, parseChecked, userInputs } from '../../core/check-flow';
 import { connectionFor } from '../../core/connection';
@@ -29,7 +30,7 @@ import { withoutUnrecorded } from '../../core/imported';
 import { recordPartial, unfinishedLines, type WriteOperation } from '../../core/partial';
 import { progressFor, type ProgressSink } from '../../core/progress';
 import type { CheckResult, CreateResult, DiffResult, ReadResult, UpdateResult } from '../../core/types';
-import { clusterFailures, imageUsers, storageClasses } from './cluster';
+import { clusterFailures, imageUsers, storageClasses, volumesOf } from './cluster';
 import { OUTPUT_ONLY, imageSchema, type ImageInputs, type ImageOutputs } from './model';
 import {
   IMMUTABLE, OS_TYPE_LABEL, STORAGE_CLASS_ANNOTATION, desiredImage, desiredLabels, diffInputs, driftOf, failedForGood, imageOwner, importVerdict, liveInputs, recordedLive, toOutputs,
@@ -73,6 +74,21 @@ export function createImageProvider(options: ImageProviderOptions = {}) {
       timeoutOption: option,
       what: `${KIND} ${namespace}/${name} to be deleted with its storage`,
       onProgress: progressFor(options.onProgress, { namespace, name }),
+    });
+  }
+
+  /** Waits until the volumes made from the image that are being deleted (a pool destroyed just before) are gone. */
+  async function volumesGone(client: HarvesterClient, namespace: string, name: string, storageClass: string, timeout: string | undefined): Promise<void> {
+    await waitFor<PersistentVolumeClaim>({
+      resource: client.persistentVolumeClaims,
+      timeoutMs: parseDuration(timeout ?? '5m') ?? 300_000,
+      timeoutOption: 'timeouts.delete',
+      what: `the volumes made from ${KIND} ${namespace}/${name} to be deleted`,
+      onProgress: progressFor(options.onProgress, { namespace, name }),
+      check: (pvcs) => {
+        const left = volumesOf(pvcs, storageClass).length;
+        return { done: left === 0, description: `${KIND} ${namespace}/${name}: ${left} volume(s) made from it still being deleted`, pending: [`${left} volume(s) of StorageClass ${storageClass}`] };
+      },
     });
   }
 
@@ -178,6 +194,7 @@ export function createImageProvider(options: ImageProviderOptions = {}) {
           { object: `${KIND} ${namespace}/${name}`, fix: `Delete ${users.vms.length ? 'those VMs and their volumes' : 'those volumes'} first (a HarvesterMachinePool using the image: destroy or change it first), then delete the image.` },
         );
       }
+      if (users.going) await volumesGone(client, namespace, name, live.status?.storageClassName as string, recorded.timeouts?.delete);
       await removeAndWait(client, namespace, name, recorded.timeouts?.delete, 'timeouts.delete');
     },
   };
