@@ -8,4 +8,5 @@ export { HarvesterMachinePool, type HarvesterMachinePoolProps } from './machine-
 export { TopologyLabels, type TopologyLabelsProps } from './topology-labels';
 export { HarvesterIPPool, HarvesterLoadBalancer, type HarvesterIPPoolProps, type HarvesterLoadBalancerProps } from './load-balancer';
 export { GuestClusterCredentials, type GuestClusterCredentialsProps } from './guest-cluster-credentials';
+export { HarvesterImage, type HarvesterImageProps } from './image';
 export { FIELD_MANAGER } from './common';

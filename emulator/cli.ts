@@ -34,7 +34,13 @@ Options:
   --guest-kubelet-version VER   kubelet version of the guest nodes (e.g. v1.32.4+rke2r1)
   --guest-cluster-name NAME     guest cluster name (default guest)
   --guide                       after the ready line, print how to use the emulator (npm run emulator does)
-  --help                        show this help`;
+  --help                        show this help
+
+Image downloads are simulated, never dialled (a VirtualMachineImage with sourceType download imports in about
+2s). These URL forms fail as a real download would, then Harvester's retries run (spec.retry, 10s apart):
+  a host under .invalid          https://images.example.invalid/x.img  (the HEAD: no such host)
+  a path segment http-<code>     https://example.com/http-404/x.img    (got 404 status code from <url>)
+  a path segment fail-at-<n>     https://example.com/fail-at-50/x.img  (the download breaks at 50%)`;
 
 /** A flag error: message for stderr, exit code 2. */
 export class UsageError extends Error {}

@@ -6,7 +6,7 @@
  *
  * PERMANENT CONTRACT: every Pulumi state written by the SDK holds code that requires this entry by name and
  * calls these exports and their methods (`machinePool`, `topologyLabels`, `ipPool`, `loadBalancer`,
- * `guestClusterCredentials`).
+ * `guestClusterCredentials`, `image`).
  * Never rename or remove them (test/unit/provider/index.test.ts pins them).
  */
 import { hostSafe, type HostProvider } from './host/host-safe';
@@ -23,6 +23,8 @@ import { createLoadBalancerProvider } from './resources/load-balancer/handlers';
 import { SECRET_INPUTS as LOAD_BALANCER_SECRETS } from './resources/load-balancer/model';
 import { createGuestClusterCredentialsProvider } from './resources/guest-cluster-credentials/handlers';
 import { SECRET_INPUTS as GUEST_CREDENTIALS_SECRETS } from './resources/guest-cluster-credentials/model';
+import { createImageProvider } from './resources/image/handlers';
+import { SECRET_INPUTS as IMAGE_SECRETS } from './resources/image/model';
 
 /** One progress sink for the host process: every resource's waits print through it (host/progress.ts). */
 const progress = new ProgressPrinter();
@@ -46,6 +48,8 @@ export const loadBalancer: HostProvider = hosted('HarvesterLoadBalancer', create
 
 /** The GuestClusterCredentials provider (inputs: GuestClusterCredentialsArgs; outputs: GuestClusterCredentialsOutputs). */
 export const guestClusterCredentials: HostProvider = hosted('GuestClusterCredentials', createGuestClusterCredentialsProvider, GUEST_CREDENTIALS_SECRETS);
+/** The HarvesterImage provider (inputs: ImageArgs; outputs: ImageOutputs). */
+export const image: HostProvider = hosted('HarvesterImage', createImageProvider, IMAGE_SECRETS);
 
 export type { ResourceProvider, CheckResult, CheckFailure, DiffResult, CreateResult, ReadResult, UpdateResult, ID } from './core/types';
 export type { ConnectionSettings } from './core/connection';
@@ -57,3 +61,4 @@ export * as topologyLabelSets from './resources/topology-labels';
 export * as ipPools from './resources/ip-pool';
 export * as loadBalancers from './resources/load-balancer';
 export * as guestClusterCredentialSets from './resources/guest-cluster-credentials';
+export * as images from './resources/image';

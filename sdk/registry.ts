@@ -18,6 +18,7 @@ import { topologyLabelsOutputsSchema, topologyLabelsSchema } from '../provider/r
 import { ipPoolOutputsSchema, ipPoolSchema } from '../provider/resources/ip-pool/model';
 import { loadBalancerOutputsSchema, loadBalancerSchema } from '../provider/resources/load-balancer/model';
 import { guestClusterCredentialsOutputsSchema, guestClusterCredentialsSchema } from '../provider/resources/guest-cluster-credentials/model';
+import { imageOutputsSchema, imageSchema } from '../provider/resources/image/model';
 
 /** One resource of the package. */
 export interface ResourceEntry {
@@ -84,6 +85,17 @@ export const RESOURCES: readonly ResourceEntry[] = [
     inputs: guestClusterCredentialsSchema,
     outputs: guestClusterCredentialsOutputsSchema,
     nameInput: 'clusterName',
+  },
+  {
+    className: 'HarvesterImage',
+    exportName: 'image',
+    description:
+      'A Harvester VM image (VirtualMachineImage) downloaded from a URL, optionally checked against a SHA-512; create waits until Harvester has ' +
+      'imported it, printing the download\'s progress. Its id, "namespace/name", is what a HarvesterMachinePool\'s disks[].image takes. Delete is ' +
+      'refused while volumes made from it exist, naming the VMs.',
+    inputs: imageSchema,
+    outputs: imageOutputsSchema,
+    nameInput: 'name',
   },
 ];
 

@@ -8,8 +8,20 @@ export interface HarvesterDelays {
   vmiBoot: number;
   /** VMI Running → guest agent connected and IPv4 reported. Stage `vmi-guest-agent`. @default 1000 */
   guestAgent: number;
-  /** Whole image download/import, split over the progress steps. Stages `image-*`. @default 2000 */
+  /**
+   * Whole image download/import, split over the progress steps. Stages `image-*`. @default 2000
+   *
+   * The emulator never dials an image URL: the download is simulated from the URL's form (image-stages.ts).
+   * These forms fail, as a real download of them would:
+   * - a host under `.invalid` (RFC 2606: never resolves): the HEAD fails, `Head "<url>": dial tcp: lookup <host>: no such host`;
+   * - a path segment `http-<code>` (400–599), e.g. `https://example.com/http-404/x.img`: `got <code> status code from <url>`;
+   * - a path segment `fail-at-<percent>` (0–99): the download breaks at that percent, `<url>: unexpected EOF`;
+   * - annotation `image-import.emulator.harvester-iac.local/fail: <message>`: the download breaks at once with that message.
+   * Each failure is retried as Harvester retries (spec.retry times, `imageRetry` apart) before RetryLimitExceeded.
+   */
   imageImport: number;
+  /** Wait between a failed image import and its retry (Harvester's handleRetry: 10s; at least 1s). Stage `image-initialized`. @default 10000 */
+  imageRetry: number;
   /** PVC Pending → Bound, and resize completion. Stages `pvc-*`. @default 0 */
   pvcBind: number;
   /** KeyPair fingerprint + validated condition. Stage `keypair-validated`. @default 0 */
@@ -29,6 +41,7 @@ export const DEFAULT_DELAYS: HarvesterDelays = {
   vmiBoot: 1500,
   guestAgent: 1000,
   imageImport: 2000,
+  imageRetry: 10_000,
   pvcBind: 0,
   keyPairValidate: 0,
   migration: 1000,

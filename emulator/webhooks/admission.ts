@@ -34,14 +34,22 @@ export function denyInternalError(hook: string, message: string): StatusError {
   return webhookDenial(hook, 500, 'InternalError', `Internal error occurred: ${message}`, { causes: [{ message }] });
 }
 
-/** 422 Invalid denial with the offending field (Harvester werror.NewInvalidError). */
+/**
+ * 422 Invalid denial with the offending field (Harvester werror.NewInvalidError). The one cause is always there;
+ * an empty field is left out of it, as metav1.StatusCause's `field,omitempty` serializes it.
+ */
 export function denyInvalid(hook: string, message: string, fieldPath: string): StatusError {
-  const details: Record<string, unknown> = {};
-  if (fieldPath) details.causes = [{ reason: 'FieldValueInvalid', message, field: fieldPath }];
-  return webhookDenial(hook, 422, 'Invalid', message, details);
+  const cause: Record<string, string> = { reason: 'FieldValueInvalid', message };
+  if (fieldPath) cause.field = fieldPath;
+  return webhookDenial(hook, 422, 'Invalid', message, { causes: [cause] });
 }
 
-/** 409 Conflict denial (Harvester werror.NewConflict). */
+/** 500 denial of Harvester's own webhook for a plain Go error (werror.NewInternalError: no prefix, no details). */
+export function denyHarvesterInternal(hook: string, message: string): StatusError {
+  return webhookDenial(hook, 500, 'InternalError', message);
+}
+
+/** 409 Conflict denial (Harvester werror.NewConflict: no causes, so the Status has no details). */
 export function denyConflict(hook: string, message: string): StatusError {
-  return webhookDenial(hook, 409, 'Conflict', message, {});
+  return webhookDenial(hook, 409, 'Conflict', message);
 }

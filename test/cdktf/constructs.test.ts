@@ -12,7 +12,7 @@ import Ajv from 'ajv';
 import { Testing } from 'cdktf';
 import { KubernetesProvider } from '@cdktf/provider-kubernetes/lib/provider';
 import { addKubernetesFormats } from '../../emulator/api/validation';
-import { GuestClusterCredentials, HarvesterIPPool, HarvesterLoadBalancer, HarvesterMachinePool, TopologyLabels } from '../../cdktf';
+import { GuestClusterCredentials, HarvesterIPPool, HarvesterImage, HarvesterLoadBalancer, HarvesterMachinePool, TopologyLabels } from '../../cdktf';
 import { synthQuickstart } from '../../examples/cdktf/main';
 import { desiredVirtualMachines } from '../../provider/resources/machine-pool/desired';
 import { validateInputs as validatePool } from '../../provider/resources/machine-pool/validate';
@@ -112,6 +112,20 @@ describe('CDK for Terraform constructs', () => {
     assert.deepEqual(lb.wait, { fields: { 'status.address': '^.+$' } });
   });
 
+  it('HarvesterImage: the Pulumi provider\'s VirtualMachineImage; what Harvester fills in computed; waits for 100%; bad props refused as check refuses them', () => {
+    let id = '';
+    const out = synth((scope) => {
+      id = new HarvesterImage(scope, 'jammy', { url: 'https://cloud-images.ubuntu.com/jammy/current/jammy-server-cloudimg-amd64.img', osType: 'ubuntu' }).imageId;
+    });
+    const [image] = resources(out, 'kubernetes_manifest');
+    assert.equal(id, 'default/jammy');
+    assert.deepEqual(image.manifest.spec, { displayName: 'jammy', sourceType: 'download', url: 'https://cloud-images.ubuntu.com/jammy/current/jammy-server-cloudimg-amd64.img', retry: 3 });
+    assert.equal(image.manifest.metadata.labels['harvesterhci.io/image-type'], 'raw_qcow2');
+    assert.ok(image.computed_fields.includes('spec.storageClassParameters'));
+    assert.deepEqual(image.wait, { fields: { 'status.progress': '^100$' } });
+    assert.throws(() => synth((scope) => new HarvesterImage(scope, 'bad', { url: 'ftp://example.com/x.img' })), /url: uses ftp: Harvester downloads over http or https only/);
+  });
+
   it('a guest-cluster load balancer is a Service of type LoadBalancer on the guest\'s provider, with the cloud-provider annotations', () => {
     const out = synth((scope) => {
       const guest = new KubernetesProvider(scope, 'guest', { configPath: '~/guest.yaml', alias: 'guest' });
@@ -130,6 +144,7 @@ describe('CDK for Terraform constructs', () => {
     const out = synth((scope) => {
       new HarvesterMachinePool(scope, 'workers', { ...POOL, ...CONTEXT });
       new HarvesterIPPool(scope, 'pool', { ranges: [{ subnet: '10.0.0.0/24' }], selector: { network: 'default/vm-net', scope: [{ namespace: 'default' }] } });
+      new HarvesterImage(scope, 'jammy', { url: 'https://example.com/jammy.img', checksum: 'a'.repeat(128), storageClass: 'two-replicas', description: 'd' });
       new HarvesterLoadBalancer(scope, 'web', { ipPool: 'pool', listeners: [{ name: 'http', port: 80, backendPort: 8080 }], backendServerSelector: { app: ['web'] }, healthCheck: { port: 8080 } });
     });
     const ajv = new Ajv({ strict: false, allErrors: true });

@@ -5,7 +5,7 @@
  * Every re-run converges with no duplicate and no orphan (VMs, cloud-init Secrets, volumes).
  */
 import assert from 'node:assert/strict';
-import { startEngineHarness, type EngineHarness } from '../engine/engine-support';
+import { startEngineHarness, until, type EngineHarness } from '../engine/engine-support';
 
 describe('chaos: the provider process killed mid-operation, then the next run', function () {
   this.timeout(120_000);
@@ -20,10 +20,6 @@ describe('chaos: the provider process killed mid-operation, then the next run', 
       secrets: names((await h.client.secrets.list(opts)).items),
       pvcs: names((await h.client.persistentVolumeClaims.list(opts)).items),
     };
-  };
-  /** Resolves once `probe` is true (polling the emulator every 20 ms: the test's own observation, not the provider's). */
-  const until = async (probe: () => Promise<boolean>) => {
-    for (let i = 0; i < 500 && !(await probe()); i++) await new Promise((r) => setTimeout(r, 20));
   };
 
   before(async () => {

@@ -62,6 +62,21 @@ describe('resource contract: references to objects of the same program (local ru
     });
   }
 
+  it('image-pool: preview passes with the image not yet on the cluster; up downloads it and builds the pool from its id; destroy removes both, pool first', async () => {
+    const preview = await run('preview', 'image-pool');
+    assert.ok(preview.ok, `preview refused an image the program creates:\n${preview.text}`);
+    assert.equal(preview.changes, 2);
+    const up = await run('up', 'image-pool');
+    assert.ok(up.ok, `up failed:\n${up.text}`);
+    const image = (await client.images.get('conformance-image', 'default'))!;
+    const volumes = (await client.persistentVolumeClaims.list({ namespace: 'default', labelSelector: 'harvester-iac.io/resource-name=conformance-from-image' })).items;
+    assert.deepEqual(volumes.map((v) => (v.spec as { storageClassName?: string }).storageClassName), [image.status?.storageClassName], 'the boot disk is cloned from the image');
+    const destroy = await run('destroy', 'image-pool');
+    assert.ok(destroy.ok, destroy.text);
+    assert.equal(await client.images.get('conformance-image', 'default'), undefined);
+    assert.equal((await client.virtualMachines.list({ namespace: 'default', labelSelector: 'harvester-iac.io/resource-name=conformance-from-image' })).items.length, 0);
+  });
+
   it('missing: a pool neither on the cluster nor declared is refused at preview, naming ipPool, with no write', async () => {
     const mark = t.emulator.journal.mark();
     const preview = await run('preview', 'missing');

@@ -28,6 +28,14 @@ export interface EngineHarness {
 
 export const HOST_CALL_TIMEOUT_MS = 60_000;
 
+/**
+ * Resolves once `probe` is true (polling the emulator every 20 ms, at most 10 s): a test's own observation of the
+ * cluster (e.g. to kill a host mid-operation), never the provider's way of waiting.
+ */
+export async function until(probe: () => Promise<boolean>): Promise<void> {
+  for (let i = 0; i < 500 && !(await probe()); i++) await new Promise((r) => setTimeout(r, 20));
+}
+
 /** Options of startEngineHarness. */
 export interface EngineHarnessOptions {
   /** Receives every line the hosts print besides their port (standard error and output). */

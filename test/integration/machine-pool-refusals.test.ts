@@ -69,7 +69,7 @@ describe('machine pool: preview refuses every refusal of up, for a create and fo
           apiVersion: 'harvesterhci.io/v1beta1',
           kind: 'VirtualMachineImage',
           metadata: { name, namespace: h.namespace, annotations: { [IMAGE_FAIL_ANNOTATION]: 'the download failed' } },
-          spec: { displayName: name, sourceType: 'download', url: 'https://images.example.com/broken.img' },
+          spec: { displayName: name, sourceType: 'download', url: 'https://images.example.com/broken.img', retry: 0 },
         } as never);
         // Settled, so check and up see the same state (not "import at 0%" for one and "import failed" for the other).
         const failed = (c: { type?: string; status?: string }) => c.type === 'RetryLimitExceeded' && c.status === 'True';

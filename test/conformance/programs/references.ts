@@ -4,6 +4,7 @@
  *   same-run-known    an IP pool and a load balancer taking `pool.name`, every other input known at preview
  *   same-run-unknown  the same, with another input of the load balancer unknown at preview (from the pool's id)
  *   missing           a load balancer naming a pool that is neither on the cluster nor declared
+ *   image-pool        an image, and a machine pool whose boot disk takes `image.id` (unknown at preview)
  */
 import * as pulumi from '@pulumi/pulumi';
 import * as harvester from 'harvester-iac';
@@ -14,7 +15,10 @@ const listeners = [{ name: 'api', port: 6443, backendPort: 6443 }];
 // The running VM the test made for the load balancers to front (Harvester's load balancer is Ready with a backend).
 const backendServerSelector = { 'harvester-iac.io/resource-name': ['conformance-backends'] };
 
-if (which === 'missing') {
+if (which === 'image-pool') {
+  const image = new harvester.HarvesterImage('conformance-image', { url: 'https://images.example.com/conformance.qcow2' });
+  new harvester.HarvesterMachinePool('conformance-from-image', { count: 1, disks: [{ image: image.id, size: '10Gi' }], networks: [{ network: 'default/vm-net' }] });
+} else if (which === 'missing') {
   new harvester.HarvesterLoadBalancer('ghost-lb', { ipPool: 'conformance-ghost-pool', listeners, backendServerSelector });
 } else {
   const pool = new harvester.HarvesterIPPool('conformance-tiny', { ranges: [{ subnet: '10.197.0.0/29' }] });
