@@ -16,6 +16,8 @@ import { persistentVolumeClaimKind } from './core/persistent-volume-claim';
 import { secretKind } from './core/secret';
 import { serviceKind } from './core/service';
 import { networkAttachmentDefinitionKind } from './cni/network-attachment-definition';
+import { clusterNetworkKind } from './network/cluster-network';
+import { vlanConfigKind } from './network/vlan-config';
 import { keyPairKind } from './harvester/key-pair';
 import { settingKind } from './harvester/setting';
 import { virtualMachineImageKind } from './harvester/virtual-machine-image';
@@ -28,6 +30,7 @@ import { StaticKindRegistry } from './registry';
 import { storageClassKind } from './storage/storage-class';
 
 export {
+  clusterNetworkKind,
   configMapKind,
   deploymentKind,
   ipPoolKind,
@@ -46,6 +49,7 @@ export {
   virtualMachineInstanceKind,
   virtualMachineInstanceMigrationKind,
   virtualMachineKind,
+  vlanConfigKind,
 };
 
 /** Every kind by a short name, for code that needs one entry (`KINDS.loadBalancer`). */
@@ -65,6 +69,8 @@ export const KINDS = {
   loadBalancer: loadBalancerKind,
   ipPool: ipPoolKind,
   networkAttachmentDefinition: networkAttachmentDefinitionKind,
+  clusterNetwork: clusterNetworkKind,
+  vlanConfig: vlanConfigKind,
   storageClass: storageClassKind,
 } as const satisfies Record<string, KindInfo>;
 
@@ -81,7 +87,7 @@ export const GUEST_KINDS: readonly KindInfo[] = [namespaceKind, nodeKind, servic
 
 /**
  * A registry of everything the Harvester cluster serves: core kinds, StorageClass, KubeVirt, Harvester,
- * load balancer and Multus.
+ * load balancer, Multus and Harvester's network kinds.
  */
 export function createHarvesterRegistry(): KindRegistry {
   return new StaticKindRegistry(Object.values(KINDS));
