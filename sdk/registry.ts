@@ -14,6 +14,7 @@ import { machinePoolOutputsSchema } from '../provider/resources/machine-pool/out
 import { topologyLabelsOutputsSchema, topologyLabelsSchema } from '../provider/resources/topology-labels/model';
 import { ipPoolOutputsSchema, ipPoolSchema } from '../provider/resources/ip-pool/model';
 import { loadBalancerOutputsSchema, loadBalancerSchema } from '../provider/resources/load-balancer/model';
+import { networkOutputsSchema, networkSchema } from '../provider/resources/network/model';
 
 /** One resource of the package. */
 export interface ResourceEntry {
@@ -68,6 +69,17 @@ export const RESOURCES: readonly ResourceEntry[] = [
       'from an IP pool or DHCP and a TCP health check. An ipam change replaces it (the old one is deleted first, its address released).',
     inputs: loadBalancerSchema,
     outputs: loadBalancerOutputsSchema,
+    nameInput: 'name',
+  },
+  {
+    className: 'HarvesterNetwork',
+    exportName: 'network',
+    description:
+      'A Harvester VM network: a NetworkAttachmentDefinition bridging VM NICs onto a cluster network (`mgmt` or one a VlanConfig attaches hosts to), ' +
+      'tagged with a VLAN or untagged, with its route learnt by DHCP or given. Its id, "namespace/name", is what a machine pool\'s networks[].network takes. ' +
+      'Delete is refused while VMs use it, naming them.',
+    inputs: networkSchema,
+    outputs: networkOutputsSchema,
     nameInput: 'name',
   },
 ];

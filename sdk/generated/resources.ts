@@ -860,3 +860,114 @@ export class HarvesterLoadBalancer extends pulumi.dynamic.Resource {
     return new HarvesterLoadBalancer(name, undefined as unknown as HarvesterLoadBalancerArgs, { ...opts, id });
   }
 }
+
+/** The arguments of HarvesterNetwork. */
+export interface HarvesterNetworkArgs {
+  /** Per-resource override of the Harvester connection (a stack spanning several clusters): kubeconfig YAML content or a file path. Secret. Default: stack config harvester:kubeconfig, then $KUBECONFIG, then ~/.kube/config. Prefer stack config: rotating it needs no change here. Not part of the diff: a change updates nothing on the cluster. */
+  kubeconfig?: pulumi.Input<string>;
+  /** Per-resource override of the kubeconfig context. Default: stack config harvester:context, then the kubeconfig's current-context. */
+  context?: pulumi.Input<string>;
+  /** Network name. Default: the Pulumi resource name. A change replaces the network. In the SDK it defaults to the resource's name. */
+  name?: pulumi.Input<string>;
+  /** Namespace of the network (VMs of other namespaces may use it as "namespace/name"). Default "default". A change replaces the network. */
+  namespace?: pulumi.Input<string>;
+  /** Free text shown in the Harvester UI (annotation field.cattle.io/description). Default none. A change updates in place. */
+  description?: pulumi.Input<string>;
+  /** Extra labels on the network (not network.harvesterhci.io/*, which Harvester owns, nor the provider's ownership labels). Default none. A change updates in place. */
+  labels?: pulumi.Input<Record<string, pulumi.Input<string>>>;
+  /** VLAN id 1–4094 the VM traffic is tagged with. Default: none, an untagged network. A change updates in place while no running VM uses the network. */
+  vlan?: pulumi.Input<number>;
+  /** Cluster network the VM network rides on: "mgmt" (every host's management uplink), or a ClusterNetwork a VlanConfig attaches hosts to. Default "mgmt". Harvester refuses changing the bridge in place, so a change replaces the network. */
+  clusterNetwork?: pulumi.Input<string>;
+  /** How Harvester learns the VLAN's subnet and gateway (annotation network.harvesterhci.io/route; VLAN networks only). Default { mode: "auto" }. A change updates in place. */
+  route?: pulumi.Input<{
+    /** "auto": Harvester learns the subnet and gateway by DHCP on the VLAN (its network controller runs a helper job) and then checks the gateway answers. "manual": cidr and gateway as given. Default "auto". A change updates in place (Harvester marks the old route outdated and learns again). */
+    mode?: pulumi.Input<"auto" | "manual">;
+    /** "manual" only: the VLAN's subnet, e.g. "192.168.20.0/24" (a non-zero prefix). Required for "manual". */
+    cidr?: pulumi.Input<string>;
+    /** "manual" only: the VLAN's gateway IPv4 address, e.g. "192.168.20.1". Required for "manual". */
+    gateway?: pulumi.Input<string>;
+    /** "auto" only: the DHCP server to ask (route `serverIPAddr`). Default: any that answers. */
+    dhcpServer?: pulumi.Input<string>;
+  }>;
+  /** Bounds of every wait. Default 2m each. */
+  timeouts?: pulumi.Input<{
+    /** Until Harvester's network controller has labelled the network (and, for an auto route, learnt it). Default "2m". */
+    create?: pulumi.Input<string>;
+    /** The same after an update. Default "2m". */
+    update?: pulumi.Input<string>;
+    /** Until the network is gone. Default "2m". */
+    delete?: pulumi.Input<string>;
+  }>;
+}
+
+/** A Harvester VM network: a NetworkAttachmentDefinition bridging VM NICs onto a cluster network (`mgmt` or one a VlanConfig attaches hosts to), tagged with a VLAN or untagged, with its route learnt by DHCP or given. Its id, "namespace/name", is what a machine pool's networks[].network takes. Delete is refused while VMs use it, naming them. */
+export class HarvesterNetwork extends pulumi.dynamic.Resource {
+  /** Per-resource override of the Harvester connection (a stack spanning several clusters): kubeconfig YAML content or a file path. Secret. Default: stack config harvester:kubeconfig, then $KUBECONFIG, then ~/.kube/config. Prefer stack config: rotating it needs no change here. Not part of the diff: a change updates nothing on the cluster. */
+  declare readonly kubeconfig: pulumi.Output<string | undefined>;
+  /** Per-resource override of the kubeconfig context. Default: stack config harvester:context, then the kubeconfig's current-context. */
+  declare readonly context: pulumi.Output<string | undefined>;
+  /** Network name. Default: the Pulumi resource name. A change replaces the network. */
+  declare readonly name: pulumi.Output<string>;
+  /** Namespace of the network (VMs of other namespaces may use it as "namespace/name"). Default "default". A change replaces the network. */
+  declare readonly namespace: pulumi.Output<string>;
+  /** Free text shown in the Harvester UI (annotation field.cattle.io/description). Default none. A change updates in place. */
+  declare readonly description: pulumi.Output<string | undefined>;
+  /** Extra labels on the network (not network.harvesterhci.io/*, which Harvester owns, nor the provider's ownership labels). Default none. A change updates in place. */
+  declare readonly labels: pulumi.Output<Record<string, string>>;
+  /** VLAN id 1–4094 the VM traffic is tagged with. Default: none, an untagged network. A change updates in place while no running VM uses the network. */
+  declare readonly vlan: pulumi.Output<number | undefined>;
+  /** Cluster network the VM network rides on: "mgmt" (every host's management uplink), or a ClusterNetwork a VlanConfig attaches hosts to. Default "mgmt". Harvester refuses changing the bridge in place, so a change replaces the network. */
+  declare readonly clusterNetwork: pulumi.Output<string>;
+  /** How Harvester learns the VLAN's subnet and gateway (annotation network.harvesterhci.io/route; VLAN networks only). Default { mode: "auto" }. A change updates in place. */
+  declare readonly route: pulumi.Output<{
+    /** "auto": Harvester learns the subnet and gateway by DHCP on the VLAN (its network controller runs a helper job) and then checks the gateway answers. "manual": cidr and gateway as given. Default "auto". A change updates in place (Harvester marks the old route outdated and learns again). */
+    mode?: "auto" | "manual";
+    /** "manual" only: the VLAN's subnet, e.g. "192.168.20.0/24" (a non-zero prefix). Required for "manual". */
+    cidr?: string;
+    /** "manual" only: the VLAN's gateway IPv4 address, e.g. "192.168.20.1". Required for "manual". */
+    gateway?: string;
+    /** "auto" only: the DHCP server to ask (route `serverIPAddr`). Default: any that answers. */
+    dhcpServer?: string;
+  }>;
+  /** Bounds of every wait. Default 2m each. */
+  declare readonly timeouts: pulumi.Output<{
+    /** Until Harvester's network controller has labelled the network (and, for an auto route, learnt it). Default "2m". */
+    create?: string;
+    /** The same after an update. Default "2m". */
+    update?: string;
+    /** Until the network is gone. Default "2m". */
+    delete?: string;
+  }>;
+  /** Harvester's network type label: "L2VlanNetwork" or "UntaggedNetwork". */
+  declare readonly networkType: pulumi.Output<string>;
+  /** Harvester's ready label: the cluster network has hosts attached. */
+  declare readonly ready: pulumi.Output<boolean>;
+  /** The CNI config as stored on the cluster (Harvester adds the cluster network's MTU when it is not 1500). */
+  declare readonly config: pulumi.Output<string>;
+  /** The route as Harvester last reported it. */
+  declare readonly routeStatus: pulumi.Output<{
+    /** "auto" or "manual" ("" for an untagged network, which has no route). */
+    mode: string;
+    /** Subnet learnt by DHCP (auto) or given (manual); "" until known. */
+    cidr: string;
+    /** Gateway learnt or given; "" until known. */
+    gateway: string;
+    /** Whether the gateway answers pings, as Harvester reports it (e.g. "true", "false"); "" until checked. */
+    connectivity: string;
+    /** The VLAN or mode changed and Harvester has not learnt the route again yet. */
+    outdated: boolean;
+  }>;
+  /** Differences found by the last read between the live network and the recorded inputs. */
+  declare readonly drift: pulumi.Output<string[]>;
+
+  /** Creates (or, with `opts.id`, reads) a HarvesterNetwork named `name`. */
+  constructor(name: string, args: HarvesterNetworkArgs, opts?: pulumi.CustomResourceOptions) {
+    super(providerFor('network'), name, resourceProps('HarvesterNetwork', name, args), resourceOptions('HarvesterNetwork', opts), PULUMI_MODULE, 'HarvesterNetwork');
+  }
+
+  /** Looks up (imports) an existing HarvesterNetwork by id; its inputs are read back from the cluster. */
+  static get(name: string, id: pulumi.Input<pulumi.ID>, opts?: pulumi.CustomResourceOptions): HarvesterNetwork {
+    return new HarvesterNetwork(name, undefined as unknown as HarvesterNetworkArgs, { ...opts, id });
+  }
+}
