@@ -8,6 +8,8 @@
 import { strict as assert } from 'node:assert';
 import { KubeObject } from '../../emulator/api/types';
 import { clusterNetworkMtu, isSystemNetworkNad, matchedNodesOf } from '../../emulator/controllers/netconf';
+import { desiredNetwork } from '../../provider/resources/network/plan';
+import { NETWORK_RULE_CASES, unchecked } from '../support/network-rules';
 import { expectStatusError, HarvesterSim, startHarvesterSim } from './harvester-fixture';
 
 const NET_DENIED = 'admission webhook "validator.harvester-system.harvester-network-webhook" denied the request: Internal error occurred: ';
@@ -351,4 +353,35 @@ describe('simulated Harvester: network webhooks as upstream tests them', () => {
       it(label, () => (expected === 'error' ? assert.throws(() => matchedNodesOf(input)) : assert.deepEqual(matchedNodesOf(input), expected)));
     }
   });
+});
+
+describe('simulated Harvester: the rules a HarvesterNetwork input can break (shared with the provider check)', () => {
+  let sim: HarvesterSim;
+  beforeEach(async () => {
+    sim = await startHarvesterSim({}, { namespaces: ['default', 'harvester-system'] });
+  });
+  afterEach(() => sim.close());
+
+  for (const c of NETWORK_RULE_CASES) {
+    const verdict = c.refused?.webhook ? `refuses (${c.refused.webhook.hook})` : 'admits';
+    it(`${verdict} ${c.label}`, async () => {
+      for (const e of c.existing ?? []) sim.store.create(sim.kinds[e.kind], structuredClone(e.object) as unknown as KubeObject);
+      await sim.run(0);
+      const written = desiredNetwork(unchecked(c.args)) as unknown as KubeObject;
+      if (c.refused?.webhook) {
+        const err = expectStatusError(() => sim.store.create(sim.kinds.nad, written));
+        const prefix = (c.refused.webhook.hook === 'mutator' ? MUT_DENIED : NET_DENIED) + "can't create nad default/n because ";
+        const message = err.status.message ?? '';
+        assert.equal(err.status.code, 500);
+        assert.ok(message.startsWith(prefix), message);
+        const reason = message.slice(prefix.length);
+        if (typeof c.refused.webhook.reason === 'string') assert.equal(reason, c.refused.webhook.reason);
+        else assert.match(reason, c.refused.webhook.reason);
+        return;
+      }
+      sim.store.create(sim.kinds.nad, written);
+      await sim.run(0);
+      assert.equal(sim.store.get(sim.kinds.nad, 'default', 'n')!.metadata.labels!['network.harvesterhci.io/ready'], c.readyLabel);
+    });
+  }
 });
