@@ -21,5 +21,6 @@ export const clusterNetworkKind: KindInfo = {
   builtIn: false,
   allowUnconditionalUpdate: false,
   schema: kubeObject({ status: obj({ conditions: harvesterConditions() }) }),
-  printerColumns: [],
+  // The CRD declares no printer columns, so the apiserver's default Age column applies.
+  printerColumns: [{ name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' }],
 };
