@@ -9,4 +9,5 @@ export { TopologyLabels, type TopologyLabelsProps } from './topology-labels';
 export { HarvesterIPPool, HarvesterLoadBalancer, type HarvesterIPPoolProps, type HarvesterLoadBalancerProps } from './load-balancer';
 export { GuestClusterCredentials, type GuestClusterCredentialsProps } from './guest-cluster-credentials';
 export { HarvesterImage, type HarvesterImageProps } from './image';
+export { HarvesterNetwork, type HarvesterNetworkProps } from './network';
 export { FIELD_MANAGER } from './common';

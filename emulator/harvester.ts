@@ -7,14 +7,16 @@
  * (migration-stages, vmi-migration-stages), host topology labels onto
  * node-driver VMIs (vmi-host-labels), PVC binding/expansion (pvc-stages), image import (image-stages),
  * key pair validation (keypair-stages), IPPool status (ippool-controller), LoadBalancer IPAM
- * (lb-controller). Webhooks (emulator/webhooks): VirtualMachine, VirtualMachineInstanceMigration,
- * VirtualMachineImage, KeyPair, LoadBalancer, IPPool.
+ * (lb-controller), VM network labels/route and ClusterNetwork readiness (network-controller). Webhooks
+ * (emulator/webhooks): VirtualMachine, VirtualMachineInstanceMigration, VirtualMachineImage, KeyPair,
+ * LoadBalancer, IPPool, NetworkAttachmentDefinition, ClusterNetwork, VlanConfig.
  */
 import { Clock } from './clock';
 import { AdmissionHook, KubeObject, Store } from './api/types';
 import { createIpPoolController } from './controllers/ippool-controller';
 import { harvesterKinds, HarvesterKinds } from './controllers/kinds';
 import { createLbController } from './controllers/lb-controller';
+import { createNetworkControllers } from './controllers/network-controller';
 import { imageStages } from './controllers/image-stages';
 import { keyPairStages } from './controllers/keypair-stages';
 import { migrationStages, migrationsOfVmi } from './controllers/migration-stages';
@@ -109,6 +111,7 @@ export function installHarvester(store: Store, clock: Clock, options: HarvesterO
     createVmiHostLabelsController(ctx),
     createIpPoolController(ctx),
     createLbController(ctx),
+    ...createNetworkControllers(ctx),
   ];
 
   return {

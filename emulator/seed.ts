@@ -246,6 +246,17 @@ export function seedHarvester(store: Store, seed: SeedOptions = {}): void {
     createOrKeep(store, kinds.setting, { apiVersion: 'harvesterhci.io/v1beta1', kind: 'Setting', metadata: { name }, value, default: value });
   }
   for (const node of s.nodes) seedWithStatus(store, kinds.node, nodeObject(node, now));
+  // Cluster networks the seeded VM networks ride on: `mgmt` always (Harvester creates it at startup, ready),
+  // others as if a VlanConfig attached every host (their node labels come with nodeObject for mgmt only).
+  const clusterNetworks = new Set(['mgmt', ...s.networks.map((n) => n.clusterNetwork ?? 'mgmt')]);
+  for (const cn of clusterNetworks) {
+    seedWithStatus(store, kinds.clusterNetwork, {
+      apiVersion: 'network.harvesterhci.io/v1beta1',
+      kind: 'ClusterNetwork',
+      metadata: { name: cn },
+      status: { conditions: [{ type: 'ready', status: 'True', lastUpdateTime: now }] },
+    });
+  }
   for (const net of s.networks) {
     const route = { mode: 'auto', serverIPAddr: '', cidr: net.cidr, gateway: net.gateway, connectivity: 'true' };
     const config = { cniVersion: '0.3.1', name: net.name, type: 'bridge', bridge: `${net.clusterNetwork ?? 'mgmt'}-br`, promiscMode: true, vlan: net.vlan, ipam: {} };

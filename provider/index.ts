@@ -6,7 +6,7 @@
  *
  * PERMANENT CONTRACT: every Pulumi state written by the SDK holds code that requires this entry by name and
  * calls these exports and their methods (`machinePool`, `topologyLabels`, `ipPool`, `loadBalancer`,
- * `guestClusterCredentials`, `image`).
+ * `guestClusterCredentials`, `image`, `network`).
  * Never rename or remove them (test/unit/provider/index.test.ts pins them).
  */
 import { hostSafe, type HostProvider } from './host/host-safe';
@@ -25,6 +25,8 @@ import { createGuestClusterCredentialsProvider } from './resources/guest-cluster
 import { SECRET_INPUTS as GUEST_CREDENTIALS_SECRETS } from './resources/guest-cluster-credentials/model';
 import { createImageProvider } from './resources/image/handlers';
 import { SECRET_INPUTS as IMAGE_SECRETS } from './resources/image/model';
+import { createNetworkProvider } from './resources/network/handlers';
+import { SECRET_INPUTS as NETWORK_SECRETS } from './resources/network/model';
 
 /** One progress sink for the host process: every resource's waits print through it (host/progress.ts). */
 const progress = new ProgressPrinter();
@@ -50,6 +52,8 @@ export const loadBalancer: HostProvider = hosted('HarvesterLoadBalancer', create
 export const guestClusterCredentials: HostProvider = hosted('GuestClusterCredentials', createGuestClusterCredentialsProvider, GUEST_CREDENTIALS_SECRETS);
 /** The HarvesterImage provider (inputs: ImageArgs; outputs: ImageOutputs). */
 export const image: HostProvider = hosted('HarvesterImage', createImageProvider, IMAGE_SECRETS);
+/** The HarvesterNetwork provider (inputs: NetworkArgs; outputs: NetworkOutputs). */
+export const network: HostProvider = hosted('HarvesterNetwork', createNetworkProvider, NETWORK_SECRETS);
 
 export type { ResourceProvider, CheckResult, CheckFailure, DiffResult, CreateResult, ReadResult, UpdateResult, ID } from './core/types';
 export type { ConnectionSettings } from './core/connection';
@@ -62,3 +66,4 @@ export * as ipPools from './resources/ip-pool';
 export * as loadBalancers from './resources/load-balancer';
 export * as guestClusterCredentialSets from './resources/guest-cluster-credentials';
 export * as images from './resources/image';
+export * as networks from './resources/network';

@@ -19,6 +19,7 @@ import { ipPoolOutputsSchema, ipPoolSchema } from '../provider/resources/ip-pool
 import { loadBalancerOutputsSchema, loadBalancerSchema } from '../provider/resources/load-balancer/model';
 import { guestClusterCredentialsOutputsSchema, guestClusterCredentialsSchema } from '../provider/resources/guest-cluster-credentials/model';
 import { imageOutputsSchema, imageSchema } from '../provider/resources/image/model';
+import { networkOutputsSchema, networkSchema } from '../provider/resources/network/model';
 
 /** One resource of the package. */
 export interface ResourceEntry {
@@ -95,6 +96,17 @@ export const RESOURCES: readonly ResourceEntry[] = [
       'refused while volumes made from it exist, naming the VMs.',
     inputs: imageSchema,
     outputs: imageOutputsSchema,
+    nameInput: 'name',
+  },
+  {
+    className: 'HarvesterNetwork',
+    exportName: 'network',
+    description:
+      'A Harvester VM network: a NetworkAttachmentDefinition bridging VM NICs onto a cluster network (`mgmt` or one a VlanConfig attaches hosts to), ' +
+      'tagged with a VLAN or untagged, with its route learnt by DHCP or given. Its id, "namespace/name", is what a machine pool\'s networks[].network takes. ' +
+      'Delete is refused while VMs use it, naming them.',
+    inputs: networkSchema,
+    outputs: networkOutputsSchema,
     nameInput: 'name',
   },
 ];

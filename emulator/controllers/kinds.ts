@@ -18,6 +18,9 @@ export interface HarvesterKinds {
   keyPair: KindInfo;
   setting: KindInfo;
   nad: KindInfo;
+  /** network.harvesterhci.io/v1beta1 ClusterNetwork and VlanConfig (the hosts a VM network rides on). */
+  clusterNetwork: KindInfo;
+  vlanConfig: KindInfo;
   loadBalancer: KindInfo;
   ipPool: KindInfo;
   /** Optional: created for images and seeded when the registry serves it. */
@@ -58,6 +61,8 @@ export function harvesterKinds(registry: KindRegistry): HarvesterKinds {
     keyPair: need(registry, 'harvesterhci.io/v1beta1', 'KeyPair'),
     setting: need(registry, 'harvesterhci.io/v1beta1', 'Setting'),
     nad: need(registry, 'k8s.cni.cncf.io/v1', 'NetworkAttachmentDefinition'),
+    clusterNetwork: need(registry, 'network.harvesterhci.io/v1beta1', 'ClusterNetwork'),
+    vlanConfig: need(registry, 'network.harvesterhci.io/v1beta1', 'VlanConfig'),
     loadBalancer: need(registry, 'loadbalancer.harvesterhci.io/v1beta1', 'LoadBalancer'),
     ipPool: need(registry, 'loadbalancer.harvesterhci.io/v1beta1', 'IPPool'),
     storageClass: registry.byKind('storage.k8s.io/v1', 'StorageClass'),

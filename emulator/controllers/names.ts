@@ -68,3 +68,16 @@ export const ANN_HEALTHCHECK_PERIOD = 'cloudprovider.harvesterhci.io/healthcheck
 export const ANN_HEALTHCHECK_TIMEOUT = 'cloudprovider.harvesterhci.io/healthcheck-timeoutseconds';
 export const ANN_KUBE_VIP_IPS = 'kube-vip.io/loadbalancerIPs';
 export const FINALIZER_SERVICE_LB_CLEANUP = 'service.kubernetes.io/load-balancer-cleanup';
+/** NAD labels and ClusterNetwork/VlanConfig keys of harvester-network-controller (pkg/utils/labels.go). */
+export const LABEL_NETWORK_TYPE = 'network.harvesterhci.io/type';
+export const LABEL_NETWORK_READY = 'network.harvesterhci.io/ready';
+export const ANN_UPLINK_MTU = 'network.harvesterhci.io/uplink-mtu';
+export const ANN_MATCHED_NODES = 'network.harvesterhci.io/matched-nodes';
+export const LABEL_WITNESS_NODE = 'node-role.harvesterhci.io/witness';
+export const ANN_STORAGE_NETWORK = 'storage-network.settings.harvesterhci.io';
+export const LABEL_EXCLUSIVE_VLAN = 'storage-network.settings.harvesterhci.io/exclusivevlan';
+export const ANN_RWX_NETWORK = 'rwx-network.settings.harvesterhci.io';
+/** The management cluster network every host is on from installation. */
+export const MGMT_CLUSTER_NETWORK = 'mgmt';
+/** The service account the network controller's own VlanConfig writes come from (cmd/webhook/main.go). */
+export const NETWORK_CONTROLLER_USER = 'system:serviceaccount:harvester-system:harvester-network-controller';

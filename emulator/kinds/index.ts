@@ -18,6 +18,8 @@ import { serviceKind } from './core/service';
 import { serviceAccountKind } from './core/service-account';
 import { clusterRoleBindingKind, clusterRoleKind, roleBindingKind, roleKind } from './rbac/rbac';
 import { networkAttachmentDefinitionKind } from './cni/network-attachment-definition';
+import { clusterNetworkKind } from './network/cluster-network';
+import { vlanConfigKind } from './network/vlan-config';
 import { keyPairKind } from './harvester/key-pair';
 import { settingKind } from './harvester/setting';
 import { virtualMachineImageKind } from './harvester/virtual-machine-image';
@@ -30,6 +32,7 @@ import { StaticKindRegistry } from './registry';
 import { storageClassKind } from './storage/storage-class';
 
 export {
+  clusterNetworkKind,
   configMapKind,
   deploymentKind,
   ipPoolKind,
@@ -53,6 +56,7 @@ export {
   virtualMachineInstanceKind,
   virtualMachineInstanceMigrationKind,
   virtualMachineKind,
+  vlanConfigKind,
 };
 
 /** Every kind by a short name, for code that needs one entry (`KINDS.loadBalancer`). */
@@ -72,6 +76,8 @@ export const KINDS = {
   loadBalancer: loadBalancerKind,
   ipPool: ipPoolKind,
   networkAttachmentDefinition: networkAttachmentDefinitionKind,
+  clusterNetwork: clusterNetworkKind,
+  vlanConfig: vlanConfigKind,
   storageClass: storageClassKind,
   serviceAccount: serviceAccountKind,
   clusterRole: clusterRoleKind,
@@ -93,7 +99,7 @@ export const GUEST_KINDS: readonly KindInfo[] = [namespaceKind, nodeKind, servic
 
 /**
  * A registry of everything the Harvester cluster serves: core kinds, StorageClass, KubeVirt, Harvester,
- * load balancer, Multus, and the ServiceAccount/RBAC kinds that guest-cluster credentials use.
+ * load balancer, Multus, Harvester's network kinds, and the ServiceAccount/RBAC kinds that guest-cluster credentials use.
  */
 export function createHarvesterRegistry(): KindRegistry {
   return new StaticKindRegistry(Object.values(KINDS));

@@ -1,7 +1,9 @@
 /** All admission webhooks of the simulated Harvester, in registration order (mutators before validators). */
 import { AdmissionHook } from '../api/types';
 import { HarvesterKinds } from '../controllers/kinds';
+import { clusterNetworkWebhooks } from './cluster-network';
 import { ipPoolWebhooks } from './ip-pool';
+import { networkAttachmentDefinitionWebhooks } from './network-attachment-definition';
 import { keyPairWebhooks } from './key-pair';
 import { loadBalancerWebhooks } from './load-balancer';
 import { virtualMachineImageWebhooks } from './virtual-machine-image';
@@ -19,5 +21,7 @@ export function harvesterWebhooks(kinds: HarvesterKinds, options: { volumeResize
     ...keyPairWebhooks(),
     ...loadBalancerWebhooks(kinds),
     ...ipPoolWebhooks(kinds),
+    ...networkAttachmentDefinitionWebhooks(kinds),
+    ...clusterNetworkWebhooks(kinds),
   ];
 }

@@ -14,6 +14,8 @@ import {
   LoadBalancer,
   Namespace,
   NetworkAttachmentDefinition,
+  ClusterNetwork,
+  VlanConfig,
   Node,
   PersistentVolumeClaim,
   Secret,
@@ -64,6 +66,8 @@ export class HarvesterClient {
   readonly images: ResourceClient<VirtualMachineImage>;
   readonly keyPairs: ResourceClient<KeyPair>;
   readonly networks: ResourceClient<NetworkAttachmentDefinition>;
+  readonly clusterNetworks: ResourceClient<ClusterNetwork>;
+  readonly vlanConfigs: ResourceClient<VlanConfig>;
   readonly loadBalancers: ResourceClient<LoadBalancer>;
   readonly ipPools: ResourceClient<IPPool>;
   readonly nodes: ResourceClient<Node>;
@@ -91,6 +95,8 @@ export class HarvesterClient {
     this.images = this.resource(KINDS.VirtualMachineImage);
     this.keyPairs = this.resource(KINDS.KeyPair);
     this.networks = this.resource(KINDS.NetworkAttachmentDefinition);
+    this.clusterNetworks = this.resource(KINDS.ClusterNetwork);
+    this.vlanConfigs = this.resource(KINDS.VlanConfig);
     this.loadBalancers = this.resource(KINDS.LoadBalancer);
     this.ipPools = this.resource(KINDS.IPPool);
     this.nodes = this.resource(KINDS.Node);

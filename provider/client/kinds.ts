@@ -66,6 +66,8 @@ export const KINDS = {
     namespaced: true,
     statusSubresource: false,
   },
+  ClusterNetwork: { group: 'network.harvesterhci.io', version: 'v1beta1', kind: 'ClusterNetwork', plural: 'clusternetworks', namespaced: false, statusSubresource: false },
+  VlanConfig: { group: 'network.harvesterhci.io', version: 'v1beta1', kind: 'VlanConfig', plural: 'vlanconfigs', namespaced: false, statusSubresource: false },
   IPPool: { group: 'loadbalancer.harvesterhci.io', version: 'v1beta1', kind: 'IPPool', plural: 'ippools', namespaced: false, statusSubresource: false },
   Setting: { group: 'harvesterhci.io', version: 'v1beta1', kind: 'Setting', plural: 'settings', namespaced: false, statusSubresource: false },
   Node: { group: '', version: 'v1', kind: 'Node', plural: 'nodes', namespaced: false, statusSubresource: true, coreName: 'Node' },

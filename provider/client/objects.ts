@@ -77,6 +77,16 @@ export interface NetworkAttachmentDefinition extends KubeObject {
   spec?: { config?: string; [field: string]: unknown };
 }
 
+/** network.harvesterhci.io/v1beta1 ClusterNetwork: the hosts' uplink a VM network rides on (`mgmt` always exists). */
+export interface ClusterNetwork extends KubeObject {
+  status?: { conditions?: { type?: string; status?: string; message?: string }[] };
+}
+
+/** network.harvesterhci.io/v1beta1 VlanConfig: attaches the hosts it selects to a ClusterNetwork. */
+export interface VlanConfig extends KubeObject {
+  spec?: { clusterNetwork?: string; nodeSelector?: Record<string, string>; uplink?: Record<string, unknown>; [field: string]: unknown };
+}
+
 /** loadbalancer.harvesterhci.io/v1beta1 LoadBalancer. */
 export interface LoadBalancer extends KubeObject {
   spec?: {

@@ -12,7 +12,7 @@ import Ajv from 'ajv';
 import { Testing } from 'cdktf';
 import { KubernetesProvider } from '@cdktf/provider-kubernetes/lib/provider';
 import { addKubernetesFormats } from '../../emulator/api/validation';
-import { GuestClusterCredentials, HarvesterIPPool, HarvesterImage, HarvesterLoadBalancer, HarvesterMachinePool, TopologyLabels } from '../../cdktf';
+import { GuestClusterCredentials, HarvesterIPPool, HarvesterImage, HarvesterLoadBalancer, HarvesterMachinePool, HarvesterNetwork, TopologyLabels } from '../../cdktf';
 import { synthQuickstart } from '../../examples/cdktf/main';
 import { desiredVirtualMachines } from '../../provider/resources/machine-pool/desired';
 import { validateInputs as validatePool } from '../../provider/resources/machine-pool/validate';
@@ -124,6 +124,21 @@ describe('CDK for Terraform constructs', () => {
     assert.ok(image.computed_fields.includes('spec.storageClassParameters'));
     assert.deepEqual(image.wait, { fields: { 'status.progress': '^100$' } });
     assert.throws(() => synth((scope) => new HarvesterImage(scope, 'bad', { url: 'ftp://example.com/x.img' })), /url: uses ftp: Harvester downloads over http or https only/);
+  });
+
+  it('HarvesterNetwork: the NAD the Pulumi provider writes (bridge config, Harvester labels, route); labels, annotations and config computed', () => {
+    let id = '';
+    const out = synth((scope) => {
+      id = new HarvesterNetwork(scope, 'vlan20', { vlan: 20, route: { mode: 'manual', cidr: '10.20.0.0/24', gateway: '10.20.0.1' } }).networkId;
+    });
+    const [nad] = resources(out, 'kubernetes_manifest');
+    assert.equal(id, 'default/vlan20');
+    assert.equal(nad.manifest.kind, 'NetworkAttachmentDefinition');
+    assert.deepEqual(JSON.parse(nad.manifest.spec.config), { cniVersion: '0.3.1', name: 'vlan20', type: 'bridge', bridge: 'mgmt-br', promiscMode: true, vlan: 20, ipam: {} });
+    assert.equal(nad.manifest.metadata.labels['network.harvesterhci.io/vlan-id'], '20');
+    assert.deepEqual(JSON.parse(nad.manifest.metadata.annotations['network.harvesterhci.io/route']), { mode: 'manual', serverIPAddr: '', cidr: '10.20.0.0/24', gateway: '10.20.0.1' });
+    assert.ok(nad.computed_fields.includes('spec.config'));
+    assert.throws(() => synth((scope) => new HarvesterNetwork(scope, 'bad', { vlan: 4095 })), /vlan/);
   });
 
   it('a guest-cluster load balancer is a Service of type LoadBalancer on the guest\'s provider, with the cloud-provider annotations', () => {

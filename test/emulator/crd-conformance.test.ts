@@ -87,6 +87,10 @@ function crdKey(group: string, version: string, kind: string): string {
 const WITHOUT_RESEARCH_COPY: Record<string, string> = {
   'kubevirt.io/v1|VirtualMachineInstanceMigration':
     'written from KubeVirt virt-operator components/crds.go and the datree catalog schema; not copied into shared/harvester-api',
+  'network.harvesterhci.io/v1beta1|ClusterNetwork':
+    'written from harvester/network-controller-harvester manifests/crds/network.harvesterhci.io_clusternetworks.yaml; not copied into shared/harvester-api',
+  'network.harvesterhci.io/v1beta1|VlanConfig':
+    'written from harvester/network-controller-harvester manifests/crds/network.harvesterhci.io_vlanconfigs.yaml; not copied into shared/harvester-api',
 };
 
 function hasResearchCopy(kind: KindInfo): boolean {

@@ -5,6 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { ManualClock } from '../../emulator/clock';
+import { waitFor } from '../../provider/await';
 import { parseDuration } from '../../provider/core/duration';
 import { ResourceInitError } from '../../provider/core/errors';
 import { UNKNOWN } from '../../provider/core/unknowns';
@@ -209,8 +210,11 @@ describe('machine pool: checks, failures, destroy', function () {
 
   it('refuses a VM network whose cluster network no host has, then finds no drift once hosts join it (emulator: own network)', async function () {
     requireEmulator(this, h.target);
-    // A VLAN on cluster network "data", present on every host (Harvester labels hosts network.harvesterhci.io/data=true).
+    // A VLAN on cluster network "data" (it must exist: Harvester's webhook refuses a network on a missing one),
+    // no host attached yet; a VlanConfig attaching every host comes later (Harvester then labels the hosts
+    // network.harvesterhci.io/data=true).
     const net = h.name('data-net');
+    await h.client.clusterNetworks.create({ apiVersion: 'network.harvesterhci.io/v1beta1', kind: 'ClusterNetwork', metadata: { name: 'data' } } as never);
     await h.client.networks.create({
       apiVersion: 'k8s.cni.cncf.io/v1',
       kind: 'NetworkAttachmentDefinition',
@@ -229,9 +233,13 @@ describe('machine pool: checks, failures, destroy', function () {
     assert.deepEqual(refused.failures?.map((f) => f.property), ['networks[0].network']);
     assert.match(refused.failures![0].reason, /runs on cluster network "data", but no Harvester host carries the label network\.harvesterhci\.io\/data=true/);
     assert.equal((await h.list('virtualMachines', pool)).length, 0);
-    for (const node of (await h.client.nodes.list()).items) {
-      await h.client.nodes.mergePatch(node.metadata.name!, { metadata: { labels: { 'network.harvesterhci.io/data': 'true' } } });
-    }
+    await h.client.vlanConfigs.create({ apiVersion: 'network.harvesterhci.io/v1beta1', kind: 'VlanConfig', metadata: { name: 'data-all' }, spec: { clusterNetwork: 'data', uplink: { nics: ['eth1'] } } } as never);
+    await waitFor({
+      resource: h.client.nodes,
+      what: 'every host attached to cluster network data',
+      timeoutMs: 10_000,
+      check: (nodes) => ({ done: nodes.length > 0 && nodes.every((n) => n.metadata.labels?.['network.harvesterhci.io/data'] === 'true'), description: 'hosts attached to data' }),
+    });
     const inputs = (await h.provider.check({}, onData())).inputs!;
     const { outs } = await h.provider.create(inputs);
     const vm = await h.get('virtualMachines', `${pool}-0`);
@@ -242,6 +250,9 @@ describe('machine pool: checks, failures, destroy', function () {
     const again = await h.provider.update(h.id(pool), props!, inputs);
     assert.equal(again.outs!.machines[0].name, `${pool}-0`, 'no roll');
     await h.provider.delete(h.id(pool), again.outs!);
+    await h.client.networks.delete(net, { namespace: h.namespace });
+    await h.client.vlanConfigs.delete('data-all');
+    await h.client.clusterNetworks.delete('data');
   });
 
   it('destroys a pool with its volumes (the default), waiting until the VMs are gone', async () => {

@@ -86,13 +86,18 @@ describe('machine pool: preview refuses every refusal of up, for a create and fo
       async arrange() {
         const name = h.name('far-net');
         const clusterNetwork = h.name('far');
+        // The cluster network exists (Harvester's webhook refuses a network on a missing one) with no VlanConfig.
+        await h.client.clusterNetworks.create({ apiVersion: 'network.harvesterhci.io/v1beta1', kind: 'ClusterNetwork', metadata: { name: clusterNetwork } } as never);
         await h.client.networks.create({
           apiVersion: 'k8s.cni.cncf.io/v1',
           kind: 'NetworkAttachmentDefinition',
           metadata: { name, namespace: h.namespace, labels: { 'network.harvesterhci.io/clusternetwork': clusterNetwork, 'network.harvesterhci.io/vlan-id': '300' } },
           spec: { config: JSON.stringify({ cniVersion: '0.3.1', name, type: 'bridge', bridge: `${clusterNetwork}-br`, vlan: 300, ipam: {} }) },
         } as never);
-        return () => h.client.networks.delete(name, { namespace: h.namespace });
+        return async () => {
+          await h.client.networks.delete(name, { namespace: h.namespace });
+          await h.client.clusterNetworks.delete(clusterNetwork);
+        };
       },
     },
     { what: 'a key pair that does not exist', property: 'sshKeys[0]', inputs: () => ({ sshKeys: [`${h.namespace}/${h.name('no-such-key')}`] }) },
