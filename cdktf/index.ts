@@ -7,4 +7,5 @@
 export { HarvesterMachinePool, type HarvesterMachinePoolProps } from './machine-pool';
 export { TopologyLabels, type TopologyLabelsProps } from './topology-labels';
 export { HarvesterIPPool, HarvesterLoadBalancer, type HarvesterIPPoolProps, type HarvesterLoadBalancerProps } from './load-balancer';
+export { HarvesterKeyPair, type HarvesterKeyPairProps } from './key-pair';
 export { FIELD_MANAGER } from './common';

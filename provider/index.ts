@@ -5,7 +5,7 @@
  * the progress of long waits printed on the host's standard output (host/progress.ts).
  *
  * PERMANENT CONTRACT: every Pulumi state written by the SDK holds code that requires this entry by name and
- * calls these exports and their methods (`machinePool`, `topologyLabels`, `ipPool`, `loadBalancer`).
+ * calls these exports and their methods (`machinePool`, `topologyLabels`, `ipPool`, `loadBalancer`, `keyPair`).
  * Never rename or remove them (test/unit/provider/index.test.ts pins them).
  */
 import { hostSafe, type HostProvider } from './host/host-safe';
@@ -20,6 +20,8 @@ import { createIPPoolProvider } from './resources/ip-pool/handlers';
 import { SECRET_INPUTS as IP_POOL_SECRETS } from './resources/ip-pool/model';
 import { createLoadBalancerProvider } from './resources/load-balancer/handlers';
 import { SECRET_INPUTS as LOAD_BALANCER_SECRETS } from './resources/load-balancer/model';
+import { createKeyPairProvider } from './resources/key-pair/handlers';
+import { SECRET_INPUTS as KEY_PAIR_SECRETS } from './resources/key-pair/model';
 
 /** One progress sink for the host process: every resource's waits print through it (host/progress.ts). */
 const progress = new ProgressPrinter();
@@ -41,6 +43,9 @@ export const ipPool: HostProvider = hosted('HarvesterIPPool', createIPPoolProvid
 /** The HarvesterLoadBalancer provider (inputs: LoadBalancerArgs; outputs: LoadBalancerOutputs). */
 export const loadBalancer: HostProvider = hosted('HarvesterLoadBalancer', createLoadBalancerProvider, LOAD_BALANCER_SECRETS);
 
+/** The HarvesterKeyPair provider (inputs: KeyPairArgs; outputs: KeyPairOutputs). */
+export const keyPair: HostProvider = hosted('HarvesterKeyPair', createKeyPairProvider, KEY_PAIR_SECRETS);
+
 export type { ResourceProvider, CheckResult, CheckFailure, DiffResult, CreateResult, ReadResult, UpdateResult, ID } from './core/types';
 export type { ConnectionSettings } from './core/connection';
 export type { HostProvider } from './host/host-safe';
@@ -50,3 +55,4 @@ export * as machinePools from './resources/machine-pool';
 export * as topologyLabelSets from './resources/topology-labels';
 export * as ipPools from './resources/ip-pool';
 export * as loadBalancers from './resources/load-balancer';
+export * as keyPairs from './resources/key-pair';

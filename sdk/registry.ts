@@ -14,6 +14,7 @@ import { machinePoolOutputsSchema } from '../provider/resources/machine-pool/out
 import { topologyLabelsOutputsSchema, topologyLabelsSchema } from '../provider/resources/topology-labels/model';
 import { ipPoolOutputsSchema, ipPoolSchema } from '../provider/resources/ip-pool/model';
 import { loadBalancerOutputsSchema, loadBalancerSchema } from '../provider/resources/load-balancer/model';
+import { keyPairOutputsSchema, keyPairSchema } from '../provider/resources/key-pair/model';
 
 /** One resource of the package. */
 export interface ResourceEntry {
@@ -68,6 +69,16 @@ export const RESOURCES: readonly ResourceEntry[] = [
       'from an IP pool or DHCP and a TCP health check. An ipam change replaces it (the old one is deleted first, its address released).',
     inputs: loadBalancerSchema,
     outputs: loadBalancerOutputsSchema,
+    nameInput: 'name',
+  },
+  {
+    className: 'HarvesterKeyPair',
+    exportName: 'keyPair',
+    description:
+      'A Harvester SSH key pair: an OpenSSH public key a machine pool authorises in its VMs (`sshKeys: [keyPair.id]`). A key Harvester would ' +
+      'refuse is refused at preview with the reason; create waits until Harvester validated it; outputs the MD5 fingerprint.',
+    inputs: keyPairSchema,
+    outputs: keyPairOutputsSchema,
     nameInput: 'name',
   },
 ];

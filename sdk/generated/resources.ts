@@ -860,3 +860,71 @@ export class HarvesterLoadBalancer extends pulumi.dynamic.Resource {
     return new HarvesterLoadBalancer(name, undefined as unknown as HarvesterLoadBalancerArgs, { ...opts, id });
   }
 }
+
+/** The arguments of HarvesterKeyPair. */
+export interface HarvesterKeyPairArgs {
+  /** Per-resource override of the Harvester connection (a stack spanning several clusters): kubeconfig YAML content or a file path. Secret. Default: stack config harvester:kubeconfig, then $KUBECONFIG, then ~/.kube/config. Prefer stack config: rotating it needs no change here. Not part of the diff: a change updates nothing on the cluster. */
+  kubeconfig?: pulumi.Input<string>;
+  /** Per-resource override of the kubeconfig context. Default: stack config harvester:context, then the kubeconfig's current-context. */
+  context?: pulumi.Input<string>;
+  /** KeyPair name. Default: the resource's name. A change replaces the key pair. In the SDK it defaults to the resource's name. */
+  name?: pulumi.Input<string>;
+  /** Namespace of the key pair (it must exist). Default "default". A change replaces the key pair. */
+  namespace?: pulumi.Input<string>;
+  /** The OpenSSH public key, as one line of a .pub file: "<type> <base64> [comment]" (ssh-ed25519, ssh-rsa, ecdsa-sha2-nistp256/384/521, ssh-dss or a security key). Refused at preview when Harvester would refuse it. Required. A change replaces the key pair (Harvester computes the fingerprint once and never again). */
+  publicKey: pulumi.Input<string>;
+  /** Extra labels on the KeyPair. Default none. A change updates in place. */
+  labels?: pulumi.Input<Record<string, pulumi.Input<string>>>;
+  /** Bounds of every wait. Default 1m each. */
+  timeouts?: pulumi.Input<{
+    /** Until Harvester has validated the key. Default "1m". */
+    create?: pulumi.Input<string>;
+    /** Until the key pair is validated again. Default "1m". */
+    update?: pulumi.Input<string>;
+    /** Until the key pair is gone. Default "1m". */
+    delete?: pulumi.Input<string>;
+  }>;
+}
+
+/** A Harvester SSH key pair: an OpenSSH public key a machine pool authorises in its VMs (`sshKeys: [keyPair.id]`). A key Harvester would refuse is refused at preview with the reason; create waits until Harvester validated it; outputs the MD5 fingerprint. */
+export class HarvesterKeyPair extends pulumi.dynamic.Resource {
+  /** Per-resource override of the Harvester connection (a stack spanning several clusters): kubeconfig YAML content or a file path. Secret. Default: stack config harvester:kubeconfig, then $KUBECONFIG, then ~/.kube/config. Prefer stack config: rotating it needs no change here. Not part of the diff: a change updates nothing on the cluster. */
+  declare readonly kubeconfig: pulumi.Output<string | undefined>;
+  /** Per-resource override of the kubeconfig context. Default: stack config harvester:context, then the kubeconfig's current-context. */
+  declare readonly context: pulumi.Output<string | undefined>;
+  /** KeyPair name. Default: the resource's name. A change replaces the key pair. */
+  declare readonly name: pulumi.Output<string>;
+  /** Namespace of the key pair (it must exist). Default "default". A change replaces the key pair. */
+  declare readonly namespace: pulumi.Output<string>;
+  /** The OpenSSH public key, as one line of a .pub file: "<type> <base64> [comment]" (ssh-ed25519, ssh-rsa, ecdsa-sha2-nistp256/384/521, ssh-dss or a security key). Refused at preview when Harvester would refuse it. Required. A change replaces the key pair (Harvester computes the fingerprint once and never again). */
+  declare readonly publicKey: pulumi.Output<string>;
+  /** Extra labels on the KeyPair. Default none. A change updates in place. */
+  declare readonly labels: pulumi.Output<Record<string, string>>;
+  /** Bounds of every wait. Default 1m each. */
+  declare readonly timeouts: pulumi.Output<{
+    /** Until Harvester has validated the key. Default "1m". */
+    create?: string;
+    /** Until the key pair is validated again. Default "1m". */
+    update?: string;
+    /** Until the key pair is gone. Default "1m". */
+    delete?: string;
+  }>;
+  /** MD5 fingerprint Harvester computed ("aa:bb:…", 16 bytes), as `ssh-keygen -l -E md5` shows it. */
+  declare readonly fingerprint: pulumi.Output<string>;
+  /** Harvester's `validated` condition is True (a machine pool takes only validated key pairs). */
+  declare readonly validated: pulumi.Output<boolean>;
+  /** The `validated` condition's reason when it is not True (empty when validated). */
+  declare readonly message: pulumi.Output<string>;
+  /** Differences found by the last read between the live key pair and the recorded inputs. */
+  declare readonly drift: pulumi.Output<string[]>;
+
+  /** Creates (or, with `opts.id`, reads) a HarvesterKeyPair named `name`. */
+  constructor(name: string, args: HarvesterKeyPairArgs, opts?: pulumi.CustomResourceOptions) {
+    super(providerFor('keyPair'), name, resourceProps('HarvesterKeyPair', name, args), resourceOptions('HarvesterKeyPair', opts), PULUMI_MODULE, 'HarvesterKeyPair');
+  }
+
+  /** Looks up (imports) an existing HarvesterKeyPair by id; its inputs are read back from the cluster. */
+  static get(name: string, id: pulumi.Input<pulumi.ID>, opts?: pulumi.CustomResourceOptions): HarvesterKeyPair {
+    return new HarvesterKeyPair(name, undefined as unknown as HarvesterKeyPairArgs, { ...opts, id });
+  }
+}
