@@ -32,7 +32,7 @@ describe('HarvesterKeyPair check: the public key as Harvester judges it', () => 
     const reason = (k: string) => (judgePublicKey(k) as { reason: string }).reason;
     assert.match(reason(cases.find((c) => c.label.startsWith('a declared type'))!.publicKey), /the line says ssh-rsa but the key data is ssh-ed25519/);
     assert.match(reason(cases.find((c) => c.label.startsWith('a truncated'))!.publicKey), /ends too early/);
-    assert.match(reason(cases.find((c) => c.label.startsWith('a PEM'))!.publicKey), /PEM or PuTTY/);
+    assert.match(reason(cases.find((c) => c.label.startsWith('a PEM'))!.publicKey), /is a PEM, RFC 4716 or PuTTY file/);
   });
 
   it('judges nothing unknown at preview', () => {
