@@ -3,11 +3,10 @@
  * "public key is required" / "key is not in valid OpenSSH public key format", with the reason), and the labels
  * (valid keys and values; none of the keys reserved for Harvester or this provider).
  */
-import { isLabelValue } from '../../client/ownership';
 import type { CheckFailure } from '../../core/types';
 import { isUnknown } from '../../core/unknowns';
 import { validateWithModel } from '../../core/validate-model';
-import { isReservedKey, labelKeyProblem } from '../machine-pool/labels';
+import { labelMapProblems } from '../machine-pool/labels';
 import { SECRET_INPUTS, keyPairSchema } from './model';
 import { judgePublicKey } from './public-key';
 
@@ -26,17 +25,7 @@ export function crossFieldFailures(user: Obj): CheckFailure[] {
       fail('publicKey', `${verdict.reason} (Harvester refuses it: "${harvester}"): ${KEY_EXAMPLE}`);
     }
   }
-  if (isObj(user.labels)) {
-    for (const [key, value] of Object.entries(user.labels)) {
-      const property = `labels["${key}"]`;
-      const problem = labelKeyProblem(key);
-      if (problem) fail(property, `key is invalid: ${problem}.`);
-      else if (isReservedKey(key)) fail(property, 'uses a key reserved for Harvester, Kubernetes or this provider: choose a key under your own prefix, e.g. "example.com/team".');
-      if (typeof value === 'string' && !isUnknown(value) && !isLabelValue(value)) {
-        fail(property, `value ${JSON.stringify(value.slice(0, 70))} is not a valid label value (at most 63 characters of letters, digits, "-", "_", ".", starting and ending with a letter or digit).`);
-      }
-    }
-  }
+  if (isObj(user.labels)) for (const [property, reason] of labelMapProblems('labels', user.labels)) fail(property, reason);
   return out;
 }
 
