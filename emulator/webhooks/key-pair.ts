@@ -1,7 +1,8 @@
 /**
  * Harvester's KeyPair validator (harvester pkg/webhook/resources/keypair/validator.go): on create and update
- * `spec.publicKey` must be present ("public key is required") and parse as an OpenSSH authorized key
- * ("key is not in valid OpenSSH public key format"); both answer 422 on field spec.publicKey.
+ * `spec.publicKey` must be present ("public key is required") and parse as ssh.ParseAuthorizedKey parses it
+ * (controllers/ssh-public-key.ts: "key is not in valid OpenSSH public key format"); both answer 422 Invalid with
+ * the cause on field spec.publicKey (werror.NewInvalidError). Deletes are not checked.
  */
 import { AdmissionHook } from '../api/types';
 import { field } from '../controllers/object-util';
