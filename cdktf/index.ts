@@ -10,4 +10,5 @@ export { HarvesterIPPool, HarvesterLoadBalancer, type HarvesterIPPoolProps, type
 export { GuestClusterCredentials, type GuestClusterCredentialsProps } from './guest-cluster-credentials';
 export { HarvesterImage, type HarvesterImageProps } from './image';
 export { HarvesterNetwork, type HarvesterNetworkProps } from './network';
+export { HarvesterKeyPair, type HarvesterKeyPairProps } from './key-pair';
 export { FIELD_MANAGER } from './common';

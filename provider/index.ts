@@ -6,7 +6,7 @@
  *
  * PERMANENT CONTRACT: every Pulumi state written by the SDK holds code that requires this entry by name and
  * calls these exports and their methods (`machinePool`, `topologyLabels`, `ipPool`, `loadBalancer`,
- * `guestClusterCredentials`, `image`, `network`).
+ * `guestClusterCredentials`, `image`, `network`, `keyPair`).
  * Never rename or remove them (test/unit/provider/index.test.ts pins them).
  */
 import { hostSafe, type HostProvider } from './host/host-safe';
@@ -27,6 +27,8 @@ import { createImageProvider } from './resources/image/handlers';
 import { SECRET_INPUTS as IMAGE_SECRETS } from './resources/image/model';
 import { createNetworkProvider } from './resources/network/handlers';
 import { SECRET_INPUTS as NETWORK_SECRETS } from './resources/network/model';
+import { createKeyPairProvider } from './resources/key-pair/handlers';
+import { SECRET_INPUTS as KEY_PAIR_SECRETS } from './resources/key-pair/model';
 
 /** One progress sink for the host process: every resource's waits print through it (host/progress.ts). */
 const progress = new ProgressPrinter();
@@ -54,6 +56,8 @@ export const guestClusterCredentials: HostProvider = hosted('GuestClusterCredent
 export const image: HostProvider = hosted('HarvesterImage', createImageProvider, IMAGE_SECRETS);
 /** The HarvesterNetwork provider (inputs: NetworkArgs; outputs: NetworkOutputs). */
 export const network: HostProvider = hosted('HarvesterNetwork', createNetworkProvider, NETWORK_SECRETS);
+/** The HarvesterKeyPair provider (inputs: KeyPairArgs; outputs: KeyPairOutputs). */
+export const keyPair: HostProvider = hosted('HarvesterKeyPair', createKeyPairProvider, KEY_PAIR_SECRETS);
 
 export type { ResourceProvider, CheckResult, CheckFailure, DiffResult, CreateResult, ReadResult, UpdateResult, ID } from './core/types';
 export type { ConnectionSettings } from './core/connection';
@@ -67,3 +71,4 @@ export * as loadBalancers from './resources/load-balancer';
 export * as guestClusterCredentialSets from './resources/guest-cluster-credentials';
 export * as images from './resources/image';
 export * as networks from './resources/network';
+export * as keyPairs from './resources/key-pair';

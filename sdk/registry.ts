@@ -20,6 +20,7 @@ import { loadBalancerOutputsSchema, loadBalancerSchema } from '../provider/resou
 import { guestClusterCredentialsOutputsSchema, guestClusterCredentialsSchema } from '../provider/resources/guest-cluster-credentials/model';
 import { imageOutputsSchema, imageSchema } from '../provider/resources/image/model';
 import { networkOutputsSchema, networkSchema } from '../provider/resources/network/model';
+import { keyPairOutputsSchema, keyPairSchema } from '../provider/resources/key-pair/model';
 
 /** One resource of the package. */
 export interface ResourceEntry {
@@ -107,6 +108,16 @@ export const RESOURCES: readonly ResourceEntry[] = [
       'Delete is refused while VMs use it, naming them.',
     inputs: networkSchema,
     outputs: networkOutputsSchema,
+    nameInput: 'name',
+  },
+  {
+    className: 'HarvesterKeyPair',
+    exportName: 'keyPair',
+    description:
+      'A Harvester SSH key pair: an OpenSSH public key a machine pool authorises in its VMs (`sshKeys: [keyPair.id]`). A key Harvester would ' +
+      'refuse is refused at preview with the reason; create waits until Harvester validated it; outputs the MD5 fingerprint.',
+    inputs: keyPairSchema,
+    outputs: keyPairOutputsSchema,
     nameInput: 'name',
   },
 ];

@@ -8,6 +8,8 @@
  */
 import * as pulumi from '@pulumi/pulumi';
 import { inputReferences, inputsFlagged } from '../provider/core/input-flags';
+import { formatPath } from '../provider/core/input-errors';
+import { naturalCompare } from '../provider/core/natural-order';
 import { PROGRAM_REFS_KEY } from '../provider/core/program-refs';
 import { RESOURCES, type ResourceEntry } from './registry';
 
@@ -74,21 +76,48 @@ function typeToken(className: string): string {
   return `pulumi-nodejs:dynamic/${PULUMI_MODULE}:${className}`;
 }
 
+/** True when `value` is an Output that comes from a resource of class `className` of this program. */
+function comesFrom(value: unknown, className: string): boolean {
+  const output = value as { resources?: () => Set<unknown> } | undefined;
+  if (!pulumi.Output.isInstance(output) || typeof output.resources !== 'function') return false;
+  return [...output.resources()].some((r) => (r as { __pulumiType?: unknown }).__pulumiType === typeToken(className));
+}
+
+/**
+ * The input paths a reference pattern (`ipPool`, `disks[].image`, `sshKeys[]`: core/input-flags.ts) reaches in
+ * `props` whose value is an Output of a resource of `className`. The walk stops at the first Output on the way:
+ * a whole list or element given as one Output is named itself (`sshKeys`), its contents being unknown here.
+ */
+function pathsFromProgram(props: Record<string, unknown>, pattern: string, className: string): string[] {
+  const steps = pattern.match(/\[\]|[^.[\]]+/g) ?? [];
+  const out: string[] = [];
+  const walk = (value: unknown, at: number, path: (string | number)[]) => {
+    if (pulumi.Output.isInstance(value)) {
+      if (comesFrom(value, className)) out.push(formatPath(path));
+      return;
+    }
+    if (at === steps.length || value === null || typeof value !== 'object') return;
+    const step = steps[at];
+    if (step === '[]') {
+      if (Array.isArray(value)) value.forEach((item, i) => walk(item, at + 1, [...path, i]));
+    } else if (!Array.isArray(value)) {
+      walk((value as Record<string, unknown>)[step], at + 1, [...path, step]);
+    }
+  };
+  walk(props, 0, []);
+  return out;
+}
+
 /**
  * The reference inputs (model `.meta({ references })`) whose value is an Output of a resource of the referenced
- * class declared in this program, e.g. `ipPool: pool.name`: check lets them through at preview, when that
- * resource does not exist yet (provider/core/program-refs.ts). An Output knows the resources it comes from
- * (`resources()`, kept by the SDK for dependency tracking); anything else (a plain string) is not marked.
+ * class declared in this program, e.g. `ipPool: pool.name` or `sshKeys: [key.id]`, as paths (`ipPool`,
+ * `sshKeys[0]`): check lets them through at preview, when that resource does not exist yet
+ * (provider/core/program-refs.ts). An Output knows the resources it comes from (`resources()`, kept by the SDK
+ * for dependency tracking); anything else (a plain string) is not marked.
  */
-function inputsFromProgram(entry: ResourceEntry, props: Record<string, unknown>): string[] {
-  return Object.entries(inputReferences(entry.inputs))
-    .filter(([key, target]) => {
-      const value = props[key] as { resources?: () => Set<unknown> } | undefined;
-      if (!pulumi.Output.isInstance(value) || typeof value.resources !== 'function') return false;
-      return [...value.resources()].some((r) => (r as { __pulumiType?: unknown }).__pulumiType === typeToken(target));
-    })
-    .map(([key]) => key)
-    .sort();
+export function inputsFromProgram(entry: ResourceEntry, props: Record<string, unknown>): string[] {
+  const paths = Object.entries(inputReferences(entry.inputs)).flatMap(([pattern, target]) => pathsFromProgram(props, pattern, target));
+  return [...new Set(paths)].sort(naturalCompare);
 }
 
 /** resourceOptions adds the resource's derived secret outputs (digests of secrets, …) to additionalSecretOutputs. */

@@ -1,10 +1,11 @@
 /**
  * Harvester's KeyPair validator (harvester pkg/webhook/resources/keypair/validator.go): on create and update
- * `spec.publicKey` must be present ("public key is required") and parse as an OpenSSH authorized key
- * ("key is not in valid OpenSSH public key format"); both answer 422 on field spec.publicKey.
+ * `spec.publicKey` must be present ("public key is required") and parse as ssh.ParseAuthorizedKey parses it
+ * (controllers/ssh-public-key.ts: "key is not in valid OpenSSH public key format"); both answer 422 Invalid with
+ * the cause on field spec.publicKey (werror.NewInvalidError). Deletes are not checked.
  */
 import { AdmissionHook } from '../api/types';
-import { field, isDeleting } from '../controllers/object-util';
+import { field } from '../controllers/object-util';
 import { parseAuthorizedKey } from '../controllers/ssh-public-key';
 import { HARVESTER_VALIDATOR, denyInvalid } from './admission';
 
@@ -16,7 +17,8 @@ export function keyPairWebhooks(): AdmissionHook[] {
       resources: ['keypairs.harvesterhci.io'],
       validate: (req) => {
         const kp = req.object;
-        if (!kp || req.operation === 'DELETE' || req.subresource || isDeleting(kp)) return;
+        // Upstream registers CREATE and UPDATE only (no DELETE), and has no mutator.
+        if (!kp || req.operation === 'DELETE' || req.subresource) return;
         const key = field<string>(kp, 'spec', 'publicKey');
         if (!key) throw denyInvalid(HARVESTER_VALIDATOR, 'public key is required', 'spec.publicKey');
         if (!parseAuthorizedKey(key)) {

@@ -14,15 +14,36 @@ export function inputsFlagged(schema: z.ZodObject, flag: InputFlag): readonly st
     .map(([key]) => key);
 }
 
+/** The wrappers whose inner schema is the value's own (a default, an optional, …). */
+const WRAPPERS = new Set(['optional', 'default', 'prefault', 'nullable', 'readonly', 'catch', 'nonoptional']);
+
+/** The `references` meta of a field, looked for on it and on every wrapper inside it; and the unwrapped schema. */
+function unwrap(field: z.ZodType): { references?: string; inner: z.ZodType } {
+  let current = field;
+  let references: string | undefined;
+  for (;;) {
+    const target = (current.meta() as Record<string, unknown> | undefined)?.references;
+    if (typeof target === 'string') references ??= target;
+    const def = (current as unknown as { def: { type: string; innerType?: z.ZodType } }).def;
+    if (!WRAPPERS.has(def.type) || !def.innerType) return { references, inner: current };
+    current = def.innerType;
+  }
+}
+
 /**
- * The top-level inputs of `schema` that name an object another resource of the package manages, with that
- * resource's class: `.meta({ references: 'HarvesterIPPool' })` (see core/program-refs.ts for why).
+ * The inputs of `schema` that name an object another resource of the package manages, with that resource's class:
+ * `.meta({ references: 'HarvesterIPPool' })` (see core/program-refs.ts for why). Keys are paths, top-level inputs
+ * by name (`ipPool`), nested ones with `[]` for every element of a list: `disks[].image`, `sshKeys[]`.
  */
 export function inputReferences(schema: z.ZodObject): Readonly<Record<string, string>> {
   const out: Record<string, string> = {};
-  for (const [key, field] of Object.entries(schema.shape)) {
-    const target = ((field as z.ZodType).meta() as Record<string, unknown> | undefined)?.references;
-    if (typeof target === 'string') out[key] = target;
-  }
+  const visit = (field: z.ZodType, path: string) => {
+    const { references, inner } = unwrap(field);
+    if (references) out[path] = references;
+    const def = (inner as unknown as { def: { type: string; element?: z.ZodType } }).def;
+    if (def.type === 'array' && def.element) visit(def.element, `${path}[]`);
+    if (def.type === 'object') for (const [key, child] of Object.entries((inner as z.ZodObject).shape)) visit(child as z.ZodType, `${path}.${key}`);
+  };
+  for (const [key, field] of Object.entries(schema.shape)) visit(field as z.ZodType, key);
   return out;
 }

@@ -8,6 +8,10 @@
  * whose value comes from one of our resources of the referenced kind (sdk/runtime.ts) under this hidden key;
  * check skips the "does not exist" refusal for exactly those, and returns its inputs without the key, so it
  * never reaches the state or the diff.
+ *
+ * The names are input paths as check failures spell them: `ipPool`, `disks[0].image`, `sshKeys[1]`. When the
+ * SDK can only see an Output around a whole list or element (`sshKeys: pulumi.all([...])`), it names that
+ * (`sshKeys`), and every reference inside counts as declared: nothing finer is known before the values resolve.
  */
 
 /** The hidden input listing the inputs whose value comes from a resource of this program. */
@@ -17,4 +21,14 @@ export const PROGRAM_REFS_KEY = '__inProgram';
 export function declaredInProgram(news: Record<string, unknown> | undefined): ReadonlySet<string> {
   const value = news?.[PROGRAM_REFS_KEY];
   return new Set(Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []);
+}
+
+/** True when the reference at `path` (e.g. `disks[0].image`), or a list or element holding it, is declared. */
+export function isDeclared(declared: ReadonlySet<string>, path: string): boolean {
+  for (let p = path; ; ) {
+    if (declared.has(p)) return true;
+    const parent = p.replace(/(\[\d+\]|\.[^.[\]]+)$/, '');
+    if (parent === p) return false;
+    p = parent;
+  }
 }

@@ -13,6 +13,17 @@ import { createMachinePoolProvider } from '../../provider/resources/machine-pool
 import { runOperation, type OperationKind } from '../../runner/operations';
 import { repoRoot } from '../../scripts/resource-docs';
 import { startTestEmulator, type TestEmulator } from '../support/emulator-harness';
+import { ed25519Blob, keyLine } from '../support/keypair-rules';
+
+/**
+ * The kinds a machine pool references (program POOL_REFERENCES has the same keys): the object the program makes,
+ * as the cluster shows it (undefined when absent), and the stack config the program needs for it.
+ */
+const POOL_REFERENCE_KINDS: { kind: string; made(client: HarvesterClient): Promise<unknown>; config?: Record<string, string> }[] = [
+  { kind: 'image', made: (client) => client.images.get('conformance-image', 'default') },
+  { kind: 'network', made: (client) => client.networks.get('conformance-net', 'default') },
+  { kind: 'keyPair', made: (client) => client.keyPairs.get('conformance-key', 'default'), config: { 'conformance:publicKey': keyLine('ssh-ed25519', ed25519Blob(), 'refs') } },
+];
 
 describe('resource contract: references to objects of the same program (local runner, real SDK)', function () {
   this.timeout(180_000);
@@ -32,7 +43,7 @@ describe('resource contract: references to objects of the same program (local ru
   afterEach(() => rmSync(stateDir, { recursive: true, force: true }));
   after(async () => t?.stop());
 
-  const run = (kind: OperationKind, which: string) => {
+  const run = (kind: OperationKind, which: string, extraConfig: Record<string, string> = {}) => {
     const lines: string[] = [];
     return runOperation(kind, {
       program: join(repoRoot(), 'dist/test/conformance/programs/references.js'),
@@ -40,7 +51,7 @@ describe('resource contract: references to objects of the same program (local ru
       project: 'conformance',
       stack: which,
       stateDir,
-      config: { 'harvester:kubeconfig': t.emulator.kubeconfig, 'conformance:case': which },
+      config: { 'harvester:kubeconfig': t.emulator.kubeconfig, 'conformance:case': which, ...extraConfig },
       secretConfigKeys: ['harvester:kubeconfig'],
       sink: (line) => lines.push(line),
     }).then((result) => ({ ...result, text: lines.join('\n') }));
@@ -62,26 +73,39 @@ describe('resource contract: references to objects of the same program (local ru
     });
   }
 
-  it('image-pool: preview passes with the image not yet on the cluster; up downloads it and builds the pool from its id; destroy removes both, pool first', async () => {
-    const preview = await run('preview', 'image-pool');
-    assert.ok(preview.ok, `preview refused an image the program creates:\n${preview.text}`);
-    assert.equal(preview.changes, 2);
-    const up = await run('up', 'image-pool');
-    assert.ok(up.ok, `up failed:\n${up.text}`);
-    const image = (await client.images.get('conformance-image', 'default'))!;
-    const volumes = (await client.persistentVolumeClaims.list({ namespace: 'default', labelSelector: 'harvester-iac.io/resource-name=conformance-from-image' })).items;
-    assert.deepEqual(volumes.map((v) => (v.spec as { storageClassName?: string }).storageClassName), [image.status?.storageClassName], 'the boot disk is cloned from the image');
-    const destroy = await run('destroy', 'image-pool');
-    assert.ok(destroy.ok, destroy.text);
-    assert.equal(await client.images.get('conformance-image', 'default'), undefined);
-    assert.equal((await client.virtualMachines.list({ namespace: 'default', labelSelector: 'harvester-iac.io/resource-name=conformance-from-image' })).items.length, 0);
-  });
-
   it('missing: a pool neither on the cluster nor declared is refused at preview, naming ipPool, with no write', async () => {
     const mark = t.emulator.journal.mark();
     const preview = await run('preview', 'missing');
     assert.equal(preview.ok, false);
     assert.match(preview.text, /ipPool: IPPool conformance-ghost-pool does not exist/);
+    const writes = t.emulator.journal.entries({ since: mark }).filter((e) => ['create', 'update', 'patch', 'delete'].includes(e.verb ?? ''));
+    assert.deepEqual(writes.map((e) => e.path), []);
+  });
+
+  for (const { kind, made, config } of POOL_REFERENCE_KINDS) {
+    for (const how of ['known', 'unknown']) {
+      it(`machine pool, ${kind} made in the same run (reference ${how} at preview): preview passes; up creates both; destroy removes both`, async () => {
+        const which = `pool-${kind}-${how}`;
+        assert.equal(await made(client), undefined);
+        const preview = await run('preview', which, config);
+        assert.ok(preview.ok, `preview refused a ${kind} the program creates:\n${preview.text}`);
+        assert.equal(preview.changes, 2);
+        const up = await run('up', which, config);
+        assert.ok(up.ok, `up failed:\n${up.text}`);
+        assert.ok(await made(client));
+        assert.equal((await client.virtualMachines.list({ namespace: 'default' })).items.filter((vm) => vm.metadata.name?.startsWith('conformance-refs-')).length, 1);
+        const destroy = await run('destroy', which, config);
+        assert.ok(destroy.ok, destroy.text);
+        assert.equal(await made(client), undefined);
+      });
+    }
+  }
+
+  it('machine pool: a key pair neither on the cluster nor declared is refused at preview, naming sshKeys[0], with no write', async () => {
+    const mark = t.emulator.journal.mark();
+    const preview = await run('preview', 'pool-missing');
+    assert.equal(preview.ok, false);
+    assert.match(preview.text, /sshKeys\[0\]: KeyPair default\/conformance-ghost-key does not exist/);
     const writes = t.emulator.journal.entries({ since: mark }).filter((e) => ['create', 'update', 'patch', 'delete'].includes(e.verb ?? ''));
     assert.deepEqual(writes.map((e) => e.path), []);
   });

@@ -12,6 +12,7 @@ import type { Node, VirtualMachineImage } from '../../client/objects';
 import { naturalCompare } from '../../core/natural-order';
 import { formatBytes, parseQuantity } from '../../core/quantity';
 import type { CheckFailure } from '../../core/types';
+import { isDeclared } from '../../core/program-refs';
 import { isUnknown } from '../../core/unknowns';
 import { CLUSTER_NETWORK_KEY_PREFIX, ZONE_KEY } from './affinity';
 import type { MachinePoolContext } from './desired';
@@ -30,6 +31,8 @@ export interface ClusterCheck {
   failures: CheckFailure[];
   /** Complete only when there are no failures and nothing was skipped. */
   context: MachinePoolContext;
+  /** References skipped because the same program creates their object (it does not exist yet): context lacks them. */
+  deferred: string[];
 }
 
 const IMAGE_TYPE_LABEL = 'harvesterhci.io/image-type';
@@ -60,9 +63,16 @@ function importState(image: VirtualMachineImage): string | undefined {
 /**
  * checkAgainstCluster runs the checks above on raw (possibly partly unknown) inputs and resolves the
  * context. Read-only: GETs of the referenced objects and one LIST of hosts (for zones and cluster networks).
+ * `inProgram`: the reference paths the SDK marked as made by this program (`sshKeys[0]`, `disks[1].image`, …).
  */
-export async function checkAgainstCluster(client: HarvesterClient, raw: Obj): Promise<ClusterCheck> {
+export async function checkAgainstCluster(client: HarvesterClient, raw: Obj, inProgram: ReadonlySet<string> = new Set()): Promise<ClusterCheck> {
   const failures: CheckFailure[] = [];
+  const deferred: string[] = [];
+  /** A missing object is a failure, unless this program creates it (core/program-refs.ts): then it is deferred. */
+  const missing = (failure: CheckFailure) => {
+    if (isDeclared(inProgram, failure.property)) deferred.push(failure.property);
+    else failures.push(failure);
+  };
   const context: MachinePoolContext = { imageStorageClasses: {}, keyPairPublicKeys: {} };
   const ns = known(raw.namespace) ? raw.namespace : raw.namespace === undefined ? 'default' : undefined;
   const ref = (r: unknown) => (known(r) && (r.includes('/') || ns !== undefined) ? qualify(r, ns ?? 'default') : undefined);
@@ -83,7 +93,7 @@ export async function checkAgainstCluster(client: HarvesterClient, raw: Obj): Pr
     const property = `disks[${i}].image`;
     const [ins, iname] = splitRef(image, 'default');
     tasks.push(client.images.get(iname, ins).then((img) => {
-      if (!img) return void failures.push(imageMissing(property, image));
+      if (!img) return void missing(imageMissing(property, image));
       const iso = isoEvidence(img);
       if (iso) return void failures.push(imageIsIso(property, image, iso));
       const state = importState(img);
@@ -102,7 +112,7 @@ export async function checkAgainstCluster(client: HarvesterClient, raw: Obj): Pr
     if (!net) return;
     const [nns, nname] = splitRef(net, 'default');
     tasks.push(client.networks.get(nname, nns).then(async (nad) => {
-      if (!nad) return void failures.push(networkMissing(`networks[${i}].network`, net));
+      if (!nad) return void missing(networkMissing(`networks[${i}].network`, net));
       // Harvester pins VMs of this network to hosts labelled network.harvesterhci.io/<cluster network>=true.
       const clusterNetwork = nad.metadata.labels?.[CLUSTER_NETWORK_LABEL] ?? 'mgmt';
       const attached = (await listHosts()).some((h) => h.metadata.labels?.[`${CLUSTER_NETWORK_KEY_PREFIX}${clusterNetwork}`] === 'true');
@@ -115,7 +125,7 @@ export async function checkAgainstCluster(client: HarvesterClient, raw: Obj): Pr
     if (!kp) return;
     const [kns, kname] = splitRef(kp, 'default');
     tasks.push(client.keyPairs.get(kname, kns).then((pair) => {
-      if (!pair) return void failures.push(keyPairMissing(`sshKeys[${i}]`, kp));
+      if (!pair) return void missing(keyPairMissing(`sshKeys[${i}]`, kp));
       const validated = pair.status?.conditions?.find((c) => c.type === 'validated')?.status === 'True';
       if (!validated || !pair.spec?.publicKey) return void failures.push(keyPairNotValidated(`sshKeys[${i}]`, kp));
       context.keyPairPublicKeys[kp] = pair.spec.publicKey;
@@ -132,5 +142,5 @@ export async function checkAgainstCluster(client: HarvesterClient, raw: Obj): Pr
   }
   await Promise.all(tasks);
   failures.sort((a, b) => naturalCompare(a.property, b.property));
-  return { failures, context };
+  return { failures, context, deferred: deferred.sort(naturalCompare) };
 }

@@ -25,6 +25,7 @@ import { ProviderError, errorMessage } from '../../core/errors';
 import { recordPartial, type WriteOperation } from '../../core/partial';
 import { parseDuration } from '../../core/duration';
 import type { CheckResult, CreateResult, DiffResult, ReadResult, UpdateResult } from '../../core/types';
+import { declaredInProgram } from '../../core/program-refs';
 import { isUnknown } from '../../core/unknowns';
 import { progressFor, type ProgressSink } from '../../core/progress';
 import { WRITE_PARALLELISM, applySteps, awaitGone, deleteMachine, deleteVolumes, type PoolTarget } from './apply';
@@ -158,14 +159,14 @@ export function createMachinePoolProvider(options: MachinePoolProviderOptions = 
         try {
           const client = await connect({ kubeconfig: raw.kubeconfig as string | undefined, context: raw.context as string | undefined });
           const seen = new Set(failures.map((f) => f.property));
-          const cluster = await checkAgainstCluster(client, raw);
+          const cluster = await checkAgainstCluster(client, raw, declaredInProgram(news));
           const recorded = userInputs(olds);
           const found = unchangedReferencesDropped(cluster.failures, (validateInputs(recorded).inputs ?? recorded) as Raw, (v.inputs ?? raw) as Raw);
           for (const f of found) if (!seen.has(f.property)) failures.push(f);
           // Names on the plan converge makes (its context complete only without cluster failures), never dropped:
           // up refuses them whether or not the inputs changed. v.inputs exists only when every input is known.
           if (v.inputs) {
-            const context = cluster.failures.length === 0 ? cluster.context : undefined;
+            const context = cluster.failures.length === 0 && cluster.deferred.length === 0 ? cluster.context : undefined;
             failures.push(...(await previewNameConflicts(client, v.inputs, context, randomSuffix)));
           }
         } catch (err) {

@@ -6,6 +6,7 @@
  * them. Ownership labels mark the objects as ours: nothing without them is ever modified or deleted.
  */
 import { type OwnerIdentity, isLabelValue, ownerLabels, ownerSelector } from '../../client/ownership';
+import { isUnknown } from '../../core/unknowns';
 
 /** Keys written by docker-machine-driver-harvester that Harvester's controllers read. */
 export const DRIVER_LABELS = {
@@ -93,6 +94,25 @@ export function labelKeyProblem(key: string): string | undefined {
     return 'its name must be 1–63 characters of letters, digits, "-", "_" or ".", starting and ending with a letter or digit';
   }
   return undefined;
+}
+
+/**
+ * The problems of a user's label (or annotation) map, each as [property, reason]: invalid keys, keys reserved
+ * for Harvester, KubeVirt, the node driver or this provider, and (for labels) invalid values. Unknown values
+ * (preview) are not judged.
+ */
+export function labelMapProblems(field: string, map: Record<string, unknown>): [string, string][] {
+  const out: [string, string][] = [];
+  for (const [key, value] of Object.entries(map)) {
+    const property = `${field}["${key}"]`;
+    const problem = labelKeyProblem(key);
+    if (problem) out.push([property, `key is invalid: ${problem}.`]);
+    else if (isReservedKey(key)) out.push([property, 'uses a key reserved for Harvester, KubeVirt, the node driver or this provider. Choose a key under your own prefix, e.g. "example.com/team".']);
+    if (field === 'labels' && typeof value === 'string' && !isUnknown(value) && !isLabelValue(value)) {
+      out.push([property, `value ${JSON.stringify(value.slice(0, 70))} is not a valid label value (at most 63 characters of letters, digits, "-", "_", ".", starting and ending with a letter or digit).`]);
+    }
+  }
+  return out;
 }
 
 /** 32-bit FNV-1a, as Go's hash/fnv New32a. */

@@ -39,7 +39,7 @@ const intOrPercent = (fallback: number, what: string) =>
 
 /** One disk. The first disk boots the VM and must come from a cloud image. */
 export const diskSchema = z.strictObject({
-  image: ref('VirtualMachineImage').optional().describe(
+  image: ref('VirtualMachineImage').meta({ references: 'HarvesterImage' }).optional().describe(
     'VirtualMachineImage to clone, as "name" (in the pool namespace) or "namespace/name". Required on disks[0] (the boot disk); ' +
       'must be a cloud image (ISO installers are refused). Its storage class is taken from the image\'s status.storageClassName. ' +
       'A change rolls the pool.',
@@ -53,7 +53,7 @@ export const diskSchema = z.strictObject({
 
 /** One network interface, bridged to a VM network (NetworkAttachmentDefinition). */
 export const networkSchema = z.strictObject({
-  network: ref('NetworkAttachmentDefinition').describe(
+  network: ref('NetworkAttachmentDefinition').meta({ references: 'HarvesterNetwork' }).describe(
     'VM network (NetworkAttachmentDefinition) as "name" (in the pool namespace) or "namespace/name". Required. A change rolls the pool.',
   ),
   model: z.enum(['virtio', 'e1000', 'e1000e', 'ne2k_pci', 'pcnet', 'rtl8139']).default('virtio')
@@ -96,7 +96,7 @@ export const machinePoolSchema = z.strictObject({
     .describe('Disks; disks[0] boots from a cloud image. Required. A change rolls the pool.'),
   networks: z.array(networkSchema).min(1, { error: 'needs at least one network, e.g. [{ network: "default/vm-net" }]' })
     .describe('Network interfaces, in order; the first carries the address the pool waits for. Required. A change rolls the pool.'),
-  sshKeys: z.array(ref('KeyPair')).default([]).describe(
+  sshKeys: z.array(ref('KeyPair').meta({ references: 'HarvesterKeyPair' })).default([]).describe(
     'Harvester KeyPairs ("name" or "namespace/name") whose public keys are authorised in the guests. Default none. A change rolls the pool.',
   ),
   userData: z.string().optional().meta({ secret: true }).describe(

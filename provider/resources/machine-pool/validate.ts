@@ -9,8 +9,7 @@ import { containsUnknown, isUnknown } from '../../core/unknowns';
 import { withDefaultsAroundUnknowns } from '../../core/validate-model';
 import { CLUSTER_NETWORK_KEY_PREFIX, ZONE_KEY, mentionsNodeKey } from './affinity';
 import { networkDataProblem, userDataProblem } from './cloud-config';
-import { isLabelValue } from '../../client/ownership';
-import { isReservedKey, labelKeyProblem } from './labels';
+import { labelMapProblems } from './labels';
 import { SECRET_INPUTS, machinePoolSchema, type MachinePoolInputs } from './model';
 
 type Obj = Record<string, unknown>;
@@ -80,15 +79,7 @@ export function crossFieldFailures(raw: Obj): CheckFailure[] {
   for (const field of ['labels', 'annotations'] as const) {
     const map = raw[field];
     if (!isObj(map)) continue;
-    for (const [key, value] of Object.entries(map)) {
-      const property = `${field}["${key}"]`;
-      const problem = labelKeyProblem(key);
-      if (problem) fail(property, `key is invalid: ${problem}.`);
-      else if (isReservedKey(key)) fail(property, 'uses a key reserved for Harvester, KubeVirt, the node driver or this provider. Choose a key under your own prefix, e.g. "example.com/team".');
-      if (field === 'labels' && typeof value === 'string' && !isUnknown(value) && !isLabelValue(value)) {
-        fail(property, `value ${JSON.stringify(value.slice(0, 70))} is not a valid label value (at most 63 characters of letters, digits, "-", "_", ".", starting and ending with a letter or digit).`);
-      }
-    }
+    for (const [property, reason] of labelMapProblems(field, map)) fail(property, reason);
   }
   const guestAgent = raw.guestAgent ?? 'install';
   if ((typeof raw.userData === 'string' || raw.userData === undefined) && !isUnknown(raw.userData) && !isUnknown(guestAgent) && !containsUnknown(raw.sshKeys)

@@ -4,7 +4,9 @@
  *   same-run-known    an IP pool and a load balancer taking `pool.name`, every other input known at preview
  *   same-run-unknown  the same, with another input of the load balancer unknown at preview (from the pool's id)
  *   missing           a load balancer naming a pool that is neither on the cluster nor declared
- *   image-pool        an image, and a machine pool whose boot disk takes `image.id` (unknown at preview)
+ *   pool-<kind>-known    an object of that kind (POOL_REFERENCES) and a machine pool taking its name (known at preview)
+ *   pool-<kind>-unknown  the same, the pool taking its id ("namespace/name", unknown at preview)
+ *   pool-missing         a machine pool naming a key pair that is neither on the cluster nor declared
  */
 import * as pulumi from '@pulumi/pulumi';
 import * as harvester from 'harvester-iac';
@@ -15,9 +17,33 @@ const listeners = [{ name: 'api', port: 6443, backendPort: 6443 }];
 // The running VM the test made for the load balancers to front (Harvester's load balancer is Ready with a backend).
 const backendServerSelector = { 'harvester-iac.io/resource-name': ['conformance-backends'] };
 
-if (which === 'image-pool') {
-  const image = new harvester.HarvesterImage('conformance-image', { url: 'https://images.example.com/conformance.qcow2' });
-  new harvester.HarvesterMachinePool('conformance-from-image', { count: 1, disks: [{ image: image.id, size: '10Gi' }], networks: [{ network: 'default/vm-net' }] });
+/** A resource of this program a machine pool references, as the pool sees it. */
+type Referenced = { id: pulumi.Output<string>; name: pulumi.Output<string> };
+type PoolArgs = ConstructorParameters<typeof harvester.HarvesterMachinePool>[1];
+
+/**
+ * One line per kind a machine pool references: the object made in this program, and the pool inputs taking it
+ * through `take` (its name or its id). The test's table (references.test.ts) has the same keys.
+ */
+const POOL_REFERENCES: Record<string, (take: (r: Referenced) => pulumi.Input<string>) => Partial<PoolArgs>> = {
+  image: (take) => ({ disks: [{ image: take(new harvester.HarvesterImage('conformance-image', { url: 'https://images.example.com/refs.qcow2' })), size: '10Gi' }] }),
+  network: (take) => ({ networks: [{ network: take(new harvester.HarvesterNetwork('conformance-net', { vlan: 321 })) }] }),
+  keyPair: (take) => ({ sshKeys: [take(new harvester.HarvesterKeyPair('conformance-key', { publicKey: config.require('publicKey') }))] }),
+};
+
+const poolBase: PoolArgs = {
+  count: 1,
+  disks: [{ image: 'default/ubuntu-22.04-server-cloudimg', size: '10Gi' }],
+  networks: [{ network: 'default/vm-net' }],
+  timeouts: { create: '2m', update: '2m', delete: '2m' },
+};
+
+const poolCase = /^pool-(\w+)-(known|unknown)$/.exec(which);
+if (poolCase) {
+  const take = poolCase[2] === 'known' ? (r: Referenced) => r.name : (r: Referenced) => r.id;
+  new harvester.HarvesterMachinePool('conformance-refs', { ...poolBase, ...POOL_REFERENCES[poolCase[1]](take) });
+} else if (which === 'pool-missing') {
+  new harvester.HarvesterMachinePool('conformance-refs', { ...poolBase, sshKeys: ['conformance-ghost-key'] });
 } else if (which === 'missing') {
   new harvester.HarvesterLoadBalancer('ghost-lb', { ipPool: 'conformance-ghost-pool', listeners, backendServerSelector });
 } else {

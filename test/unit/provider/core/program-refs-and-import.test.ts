@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { z } from 'zod';
 import { inputReferences } from '../../../../provider/core/input-flags';
-import { PROGRAM_REFS_KEY, declaredInProgram } from '../../../../provider/core/program-refs';
+import { PROGRAM_REFS_KEY, declaredInProgram, isDeclared } from '../../../../provider/core/program-refs';
+import { machinePoolSchema } from '../../../../provider/resources/machine-pool/model';
 import { loadBalancerSchema } from '../../../../provider/resources/load-balancer/model';
 import { changedKeys, withoutUnrecorded } from '../../../../provider/core/imported';
 
@@ -10,6 +11,20 @@ describe('provider/core: references to objects of the same program', () => {
     const model = z.object({ pool: z.string().optional().meta({ references: 'HarvesterIPPool' }).describe('a pool'), other: z.string() });
     assert.deepEqual(inputReferences(model), { pool: 'HarvesterIPPool' });
     assert.deepEqual(inputReferences(loadBalancerSchema), { ipPool: 'HarvesterIPPool' });
+  });
+
+  it('finds references nested in objects and lists, as paths with [] for list elements', () => {
+    assert.deepEqual(inputReferences(machinePoolSchema), {
+      'disks[].image': 'HarvesterImage',
+      'networks[].network': 'HarvesterNetwork',
+      'sshKeys[]': 'HarvesterKeyPair',
+    });
+  });
+
+  it('counts a reference as declared when it, or the list or element holding it, is marked', () => {
+    const marked = new Set(['sshKeys', 'disks[1]', 'networks[0].network', 'ipPool']);
+    for (const path of ['sshKeys[3]', 'sshKeys', 'disks[1].image', 'networks[0].network', 'ipPool']) assert.equal(isDeclared(marked, path), true, path);
+    for (const path of ['disks[0].image', 'disks[10].image', 'networks[1].network', 'ipPoolX', 'sshKeysX[0]']) assert.equal(isDeclared(marked, path), false, path);
   });
 
   it('takes only a list of strings from the hidden input, and nothing from its absence', () => {

@@ -115,3 +115,32 @@ describe('machine-pool cluster checks', () => {
     assert.equal(spellLike('other/b', 'a', 'ns'), 'other/b');
   });
 });
+
+describe('machine-pool cluster checks: references to objects of the same program', () => {
+  const validated = { metadata: { name: 'made-earlier', namespace: 'default' }, spec: { publicKey: 'ssh-ed25519 AAAA' }, status: { conditions: [{ type: 'validated', status: 'True' }] } };
+  const raw = {
+    name: 'p',
+    disks: [{ image: 'ghost-image', size: '10Gi' }, { image: 'new-image', size: '10Gi' }],
+    networks: [{ network: 'new-net' }, { network: 'ghost-net' }],
+    sshKeys: ['new-key', 'ghost-key', 'made-earlier'],
+  };
+
+  it('defers exactly the marked missing references, refuses the unmarked ones, and says the context is incomplete', async () => {
+    const check = await checkAgainstCluster(client({ keyPairs: [validated] }), raw, new Set(['disks[1].image', 'networks[0].network', 'sshKeys[0]']));
+    assert.deepEqual(check.failures.map((f) => f.property), ['disks[0].image', 'networks[1].network', 'sshKeys[1]']);
+    assert.deepEqual(check.deferred, ['disks[1].image', 'networks[0].network', 'sshKeys[0]']);
+    assert.deepEqual(check.context.keyPairPublicKeys, { 'default/made-earlier': 'ssh-ed25519 AAAA' });
+  });
+
+  it('a marked list (one Output around it) defers every missing element of it', async () => {
+    const check = await checkAgainstCluster(client({ keyPairs: [validated] }), { name: 'p', sshKeys: ['new-key', 'other-new-key', 'made-earlier'] }, new Set(['sshKeys']));
+    assert.deepEqual(check.failures, []);
+    assert.deepEqual(check.deferred, ['sshKeys[0]', 'sshKeys[1]']);
+  });
+
+  it('without marks nothing is deferred (the old behaviour)', async () => {
+    const check = await checkAgainstCluster(client({}), { name: 'p', sshKeys: ['new-key'] });
+    assert.deepEqual(check.failures.map((f) => f.property), ['sshKeys[0]']);
+    assert.deepEqual(check.deferred, []);
+  });
+});
