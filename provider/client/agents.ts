@@ -10,6 +10,7 @@
  * The key is a SHA-256 digest, so the map holds no credential text.
  */
 import { createHash } from 'node:crypto';
+import { createSecureContext, type SecureContextOptions } from 'node:tls';
 import type { Agent } from 'node:http';
 import type { Cluster } from '@kubernetes/client-node';
 
@@ -36,6 +37,24 @@ function identity(cluster: Cluster | null, options: Record<string, unknown>): st
   return hash.digest('hex');
 }
 
+/** What tls.createSecureContext takes of the options client-node hands createAgent. */
+const CONTEXT_OPTIONS = ['ca', 'cert', 'key', 'pfx', 'passphrase', 'ciphers', 'honorCipherOrder', 'ecdhCurve', 'crl', 'dhparam', 'secureOptions', 'secureProtocol', 'sessionIdContext'];
+
+/**
+ * Without a `secureContext`, every new TLS connection (16 writes in flight open 16) parses the CA and the client
+ * key pair again: build it once per agent. Direct https only; a proxy agent gets client-node's options unchanged.
+ */
+function withSecureContext(cluster: Cluster | null, options: Record<string, unknown>): Record<string, unknown> {
+  if (!cluster?.server?.startsWith('https:') || cluster.proxyUrl) return options;
+  const context: Record<string, unknown> = {};
+  for (const name of CONTEXT_OPTIONS) if (options[name] !== undefined) context[name] = options[name];
+  try {
+    return { ...options, secureContext: createSecureContext(context as SecureContextOptions) };
+  } catch {
+    return options; // unusable TLS material: each connection reports it, mapped as before
+  }
+}
+
 /** Close the idle sockets of an agent that leaves the cache; sockets in use finish their request first. */
 function retire(agent: unknown): void {
   const free = (agent as Partial<Agent>).freeSockets ?? {};
@@ -53,7 +72,7 @@ export function sharedAgent(create: AgentFactory, cluster: Cluster | null, opts:
   const key = identity(cluster, options);
   let agent = agents.get(key);
   if (agent === undefined) {
-    agent = create(cluster, options);
+    agent = create(cluster, withSecureContext(cluster, options));
     if (agents.size >= MAX_AGENTS) {
       const [oldest, old] = agents.entries().next().value as [string, unknown];
       agents.delete(oldest);

@@ -123,4 +123,12 @@ describe('client connection reuse', () => {
     await (await HarvesterClient.connect({ kubeconfig: kubeconfig(url, ca) })).namespaces.get('default');
     assert.equal(handshakes, 2);
   });
+
+  it('refuses the server to a kubeconfig trusting another CA, even with a verified connection open', async () => {
+    await (await HarvesterClient.connect({ kubeconfig: kubeconfig(url, ca) })).namespaces.get('default');
+    const otherCa = (await createTlsMaterial()).caCert;
+    const stranger = await HarvesterClient.connect({ kubeconfig: kubeconfig(url, otherCa), retry: { maxAttempts: 1 } });
+    await assert.rejects(stranger.namespaces.get('default'), /certificate|TLS/i);
+    assert.equal(authorizations.length, 1, 'no request went over the verified connection');
+  });
 });
