@@ -27,9 +27,9 @@ const VMS = 50;
 export const TARGETS = { create: 10, read: 0.8, plan: 0.05 } as const;
 
 /** Start the emulator CLI in its own process; resolves once it prints its `ready` line. */
-async function startEmulatorProcess(kubeconfig: string): Promise<ChildProcess> {
+export async function startEmulatorProcess(kubeconfig: string, flags: string[] = ['--boot-delay', '30', '--guest-agent-delay', '30']): Promise<ChildProcess> {
   const cli = resolve(__dirname, '..', 'emulator', 'cli.js');
-  const child = spawn(process.execPath, [cli, '--kubeconfig', kubeconfig, '--boot-delay', '30', '--guest-agent-delay', '30'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [cli, '--kubeconfig', kubeconfig, ...flags], { stdio: ['ignore', 'pipe', 'inherit'] });
   await new Promise<void>((ready, fail) => {
     child.once('exit', (code) => fail(new Error(`emulator CLI exited (${code}) before it was ready`)));
     createInterface({ input: child.stdout! }).on('line', (line) => {
@@ -109,8 +109,14 @@ export async function benchProviderCpu(report: Reporter): Promise<void> {
       });
     }
   } finally {
-    child.kill('SIGTERM');
-    await new Promise((done) => (child.exitCode !== null ? done(undefined) : child.once('exit', done)));
-    rmSync(dir, { recursive: true, force: true });
+    await stopEmulatorProcess(child, dir);
   }
+}
+
+/** Stop the emulator process and remove its directory. */
+export async function stopEmulatorProcess(child: ChildProcess, dir: string): Promise<void> {
+  const exited = child.exitCode !== null ? Promise.resolve() : new Promise((done) => child.once('exit', done));
+  child.kill('SIGTERM');
+  await exited;
+  rmSync(dir, { recursive: true, force: true });
 }
