@@ -18,6 +18,8 @@ import { benchPoolCreate } from './pool-create';
 import { startPoolBench, type PoolBench } from './pool-fixture';
 import { benchPoolPlan } from './pool-plan';
 import { benchPoolRead } from './pool-read';
+import { benchProviderCpu } from './provider-cpu';
+import { benchUpOutOfProcess } from './up-out-of-process';
 import { Reporter, fmt } from './report';
 import { benchStoreList } from './store-list';
 import { benchStoreMemory } from './store-memory';
@@ -41,6 +43,8 @@ export const BENCHMARKS: Benchmark[] = [
   { name: 'host-overhead', run: benchHostOverhead },
   { name: 'physical-bound', run: async (report: Reporter) => { report.csv = (await benchPhysicalBound(report)).csv; } },
   { name: 'stack-refresh', run: benchStackRefresh },
+  { name: 'provider-cpu', run: benchProviderCpu },
+  { name: 'up-out-of-process', run: benchUpOutOfProcess },
 ];
 
 /** Whole-run limit: a hung benchmark must not hang CI. */

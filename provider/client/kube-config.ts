@@ -15,6 +15,7 @@ import YAML from 'yaml';
 import { KubeConfigError } from './errors';
 import { SafeLogger } from './logger';
 import { registerSecret } from './redact';
+import { sharedAgent } from './agents';
 
 /** How the selected user authenticates. */
 export type AuthKind = 'token' | 'client-certificate' | 'basic' | 'exec' | 'auth-provider' | 'none';
@@ -293,27 +294,10 @@ export function loadKubeConfig(options: KubeConfigOptions = {}): LoadedKubeConfi
   return { kubeConfig: kc, connection, namespace: context.namespace, source };
 }
 
-/**
- * Two fixes to how client-node 1.4 builds its HTTPS agent (API calls and watches both go through
- * KubeConfig.createAgent):
- * - it leaves `rejectUnauthorized` unset unless the cluster skips verification, which lets the
- *   NODE_TLS_REJECT_UNAUTHORIZED environment variable turn verification off: pin it to the kubeconfig's choice;
- * - it creates a new agent for every request, so every call pays a TCP and TLS handshake: reuse one keep-alive
- *   agent per distinct set of agent options (idle sockets are unref'd by Node and never hold a process open).
- */
+/** Route client-node's per-request agent creation (API calls and watches) to the process-wide shared agents. */
 function configureAgents(kc: KubeConfig): void {
   const target = kc as unknown as { createAgent?: (cluster: Cluster | null, opts: Record<string, unknown>) => unknown };
   const original = target.createAgent;
   if (typeof original !== 'function') return;
-  const agents = new Map<string, unknown>();
-  target.createAgent = (cluster, opts) => {
-    const options = { ...opts, rejectUnauthorized: !(cluster?.skipTLSVerify ?? false), keepAlive: true };
-    const key = JSON.stringify([cluster?.server, cluster?.proxyUrl, options]);
-    let agent = agents.get(key);
-    if (agent === undefined) {
-      agent = original.call(kc, cluster, options);
-      agents.set(key, agent);
-    }
-    return agent;
-  };
+  target.createAgent = (cluster, opts) => sharedAgent((c, o) => original.call(kc, c, o), cluster, opts);
 }

@@ -107,9 +107,18 @@ describe('machine pool: create, scale, roll, heal, drift', function () {
   });
 
   it('scales to 5 and to 2, keeping the zones even and removing the highest indexes (and their volumes) first', async () => {
+    const mark = h.target.emulator?.emulator.journal.mark();
     outs = await up({ ...inputs, count: 5 });
     assert.deepEqual(outs.machines.map((m) => [m.name, m.zone]), [0, 1, 2, 3, 4].map((i) => [vm(i), zone(i)]));
     assert.equal(outs.readyCount, 5);
+    assert.ok(outs.machines.every((m) => m.ip && m.host), 'the outputs carry what the readiness watch saw');
+    if (mark !== undefined) {
+      // The outputs come from the readiness wait's own VMIs: no VMI list once its watch is open.
+      const entries = h.target.emulator!.emulator.journal.entries({ since: mark }).map((e) => `${e.verb} ${e.resource}`);
+      const after = entries.slice(entries.lastIndexOf('watch virtualmachineinstances'));
+      assert.ok(after.length > 0, `the readiness wait watched the VMIs: ${entries}`);
+      assert.equal(after.includes('list virtualmachineinstances'), false, `requests after the watch opened: ${after}`);
+    }
     outs = await up({ ...inputs, count: 2 });
     assert.deepEqual(outs.machines.map((m) => m.name), [vm(0), vm(1)]);
     assert.deepEqual((await h.list('virtualMachines', pool)).map((v) => v.metadata.name), [vm(0), vm(1)]);

@@ -25,6 +25,7 @@ import { HARVESTER_ANNOTATIONS, poolOwner } from './labels';
 import type { PlanStep } from './plan';
 import { readinessOf, poolReadiness } from './ready';
 import { withoutCloudInitData } from './cloud-init-secret';
+import { listPoolObjects, observationOf, observePool, type PoolObservation } from './observe';
 
 /** The part of the desired pool that removals and waits need (delete has no full desired pool). */
 export type PoolTarget = Pick<DesiredPool, 'identity' | 'selector' | 'volumeDeletion'>;
@@ -88,10 +89,32 @@ async function runStep(step: PlanStep, o: ApplyOptions): Promise<void> {
     case 'delete':
       return deleteMachine(step.name, step.claimNames, o);
     case 'awaitReady':
-      return awaitReady(step.names, o);
+      await awaitReady(step.names, o);
+      return;
     case 'awaitGone':
       return awaitGone(step.names, o);
   }
+}
+
+/**
+ * applyAndObserve runs the steps, then observes the pool for the outputs (and, with `withVolumes`, its stray
+ * volumes). When the last step waits for readiness, that wait's watch already holds every VMI of the pool as it
+ * was when the last VM became ready (the source orders events by resourceVersion and re-lists after a 410), so
+ * only the VMs (and PVCs) are listed, while the wait runs: every write is done by then, and nothing the outputs
+ * take from a VM (name, index, zone, deletion) changes without a write. Otherwise one observation after the steps.
+ */
+export async function applyAndObserve(steps: PlanStep[], o: ApplyOptions, options: { withVolumes: boolean }): Promise<PoolObservation> {
+  const last = steps[steps.length - 1];
+  if (last?.action !== 'awaitReady' || last.names.length === 0) {
+    await applySteps(steps, o);
+    return observePool(o.client, o.desired.identity, options);
+  }
+  await applySteps(steps.slice(0, -1), o);
+  o.onProgress?.(last.reason);
+  const listing = listPoolObjects(o.client, o.desired.identity, options);
+  listing.catch(() => undefined); // a failed list is reported after the wait, which must not be left running
+  const vmis = await awaitReady(last.names, o);
+  return observationOf(o.desired.identity, { ...(await listing), vmis });
 }
 
 /**
@@ -157,12 +180,13 @@ function remaining(o: ApplyOptions): number {
   return Math.max(1, o.deadline - (o.clock?.now().getTime() ?? Date.now()));
 }
 
-async function awaitReady(names: string[], o: ApplyOptions): Promise<void> {
-  if (names.length === 0) return;
+/** awaitReady waits until the named VMs are ready; resolves with every VMI of the pool the watch holds then. */
+async function awaitReady(names: string[], o: ApplyOptions): Promise<VirtualMachineInstance[]> {
+  if (names.length === 0) return [];
   const ns = o.desired.identity.namespace;
   const pool = `${ns}/${o.desired.identity.name}`;
   try {
-    await waitFor<VirtualMachineInstance>({
+    return await waitFor<VirtualMachineInstance>({
       resource: o.client.virtualMachineInstances,
       namespace: ns,
       labelSelector: o.desired.selector,

@@ -28,7 +28,7 @@ import type { CheckResult, CreateResult, DiffResult, ReadResult, UpdateResult } 
 import { declaredInProgram } from '../../core/program-refs';
 import { isUnknown } from '../../core/unknowns';
 import { progressFor, type ProgressSink } from '../../core/progress';
-import { WRITE_PARALLELISM, applySteps, awaitGone, deleteMachine, deleteVolumes, type PoolTarget } from './apply';
+import { WRITE_PARALLELISM, applyAndObserve, awaitGone, deleteMachine, deleteVolumes, type PoolTarget } from './apply';
 import { guestAgentIn } from './cloud-config';
 import { checkAgainstCluster } from './cluster-checks';
 import { clusterUnreachable } from './errors';
@@ -122,11 +122,10 @@ export function createMachinePoolProvider(options: MachinePoolProviderOptions = 
       parallelism: options.parallelism,
       onProgress: progressFor(options.onProgress, inputs),
     };
-    await applySteps(plan.steps, applyOptions);
-    // One observation (one round trip: the lists run in parallel) gives both the outputs and, with volumeDeletion
-    // "delete", the disks of VMs deleted out of band (nothing named them for removal), found by the pool's labels.
+    // The outputs and, with volumeDeletion "delete", the disks of VMs deleted out of band (nothing named them for
+    // removal, found by the pool's labels) come from one observation, made while the last readiness wait runs.
     const deletesVolumes = inputs.volumeDeletion === 'delete';
-    const final = await observePool(client, desired.identity, { withVolumes: deletesVolumes });
+    const final = await applyAndObserve(plan.steps, applyOptions, { withVolumes: deletesVolumes });
     if (deletesVolumes) await deleteVolumes(final.strayVolumes, applyOptions);
     return toOutputs(inputs, final.statuses, [], desired.cloudInitHash);
   }
