@@ -948,3 +948,289 @@ export class GuestClusterCredentials extends pulumi.dynamic.Resource {
     return new GuestClusterCredentials(name, undefined as unknown as GuestClusterCredentialsArgs, { ...opts, id });
   }
 }
+
+/** The arguments of HarvesterImage. */
+export interface HarvesterImageArgs {
+  /** Per-resource override of the Harvester connection (a stack spanning several clusters): kubeconfig YAML content or a file path. Secret. Default: stack config harvester:kubeconfig, then $KUBECONFIG, then ~/.kube/config. Prefer stack config: rotating it needs no change here. Not part of the diff: a change updates nothing on the cluster. */
+  kubeconfig?: pulumi.Input<string>;
+  /** Per-resource override of the kubeconfig context. Default: stack config harvester:context, then the kubeconfig's current-context. */
+  context?: pulumi.Input<string>;
+  /** VirtualMachineImage name. Default: the Pulumi resource name. A change replaces the image. In the SDK it defaults to the resource's name. */
+  name?: pulumi.Input<string>;
+  /** Namespace of the image (a machine pool in another namespace names it "namespace/name"). Default "default". A change replaces the image. */
+  namespace?: pulumi.Input<string>;
+  /** Name shown in the Harvester UI, unique among the images of the namespace. Default: `name`. Harvester refuses changing it, so a change replaces the image. */
+  displayName?: pulumi.Input<string>;
+  /** Free text shown in the Harvester UI. Default none. A change updates in place. */
+  description?: pulumi.Input<string>;
+  /** http(s) URL Harvester downloads the image from (a qcow2 or raw cloud image, or an ISO). Required. Harvester refuses changing it, so a change replaces the image. */
+  url: pulumi.Input<string>;
+  /** SHA-512 of the downloaded file; Longhorn fails the download when it differs. Default: not verified. Only a new download uses it, so a change replaces the image. */
+  checksum?: pulumi.Input<string>;
+  /** Label harvesterhci.io/image-type as Harvester's UI sets it: "raw_qcow2" (a cloud image a VM boots from) or "iso" (an installer; machine pools refuse it). Default "raw_qcow2". A change updates in place. */
+  imageType?: pulumi.Input<"raw_qcow2" | "iso">;
+  /** Label harvesterhci.io/os-type (e.g. "ubuntu"), shown by Harvester's UI. Default none. A change updates in place. */
+  osType?: pulumi.Input<string>;
+  /** Further labels of the image. Keys of harvesterhci.io/ and harvester-iac.io/ are Harvester's and ours, not allowed here. Default none. A change updates in place. */
+  labels?: pulumi.Input<Record<string, pulumi.Input<string>>>;
+  /** StorageClass whose Longhorn parameters (numberOfReplicas, diskSelector, nodeSelector, dataLocality, …) the image's backing storage copies (annotation harvesterhci.io/storageClassName): create a StorageClass with provisioner driver.longhorn.io and the parameters you want, and name it here. Default: the cluster's default StorageClass. Harvester refuses changing it, so a change replaces the image. */
+  storageClass?: pulumi.Input<string>;
+  /** How many times Harvester retries a failed download (10 s apart) before giving up. Default 3. A change updates in place. */
+  retry?: pulumi.Input<number>;
+  /** Bounds of every wait. Default 30m, 30m and 5m. */
+  timeouts?: pulumi.Input<{
+    /** Until the image is downloaded and imported. Default "30m". */
+    create?: pulumi.Input<string>;
+    /** Until it is imported again (an update resumes an unfinished download). Default "30m". */
+    update?: pulumi.Input<string>;
+    /** Until the image and its storage are gone. Default "5m". */
+    delete?: pulumi.Input<string>;
+  }>;
+}
+
+/** A Harvester VM image (VirtualMachineImage) downloaded from a URL, optionally checked against a SHA-512; create waits until Harvester has imported it, printing the download's progress. Its id, "namespace/name", is what a HarvesterMachinePool's disks[].image takes. Delete is refused while volumes made from it exist, naming the VMs. */
+export class HarvesterImage extends pulumi.dynamic.Resource {
+  /** Per-resource override of the Harvester connection (a stack spanning several clusters): kubeconfig YAML content or a file path. Secret. Default: stack config harvester:kubeconfig, then $KUBECONFIG, then ~/.kube/config. Prefer stack config: rotating it needs no change here. Not part of the diff: a change updates nothing on the cluster. */
+  declare readonly kubeconfig: pulumi.Output<string | undefined>;
+  /** Per-resource override of the kubeconfig context. Default: stack config harvester:context, then the kubeconfig's current-context. */
+  declare readonly context: pulumi.Output<string | undefined>;
+  /** VirtualMachineImage name. Default: the Pulumi resource name. A change replaces the image. */
+  declare readonly name: pulumi.Output<string>;
+  /** Namespace of the image (a machine pool in another namespace names it "namespace/name"). Default "default". A change replaces the image. */
+  declare readonly namespace: pulumi.Output<string>;
+  /** Name shown in the Harvester UI, unique among the images of the namespace. Default: `name`. Harvester refuses changing it, so a change replaces the image. */
+  declare readonly displayName: pulumi.Output<string | undefined>;
+  /** Free text shown in the Harvester UI. Default none. A change updates in place. */
+  declare readonly description: pulumi.Output<string | undefined>;
+  /** http(s) URL Harvester downloads the image from (a qcow2 or raw cloud image, or an ISO). Required. Harvester refuses changing it, so a change replaces the image. */
+  declare readonly url: pulumi.Output<string>;
+  /** SHA-512 of the downloaded file; Longhorn fails the download when it differs. Default: not verified. Only a new download uses it, so a change replaces the image. */
+  declare readonly checksum: pulumi.Output<string | undefined>;
+  /** Label harvesterhci.io/image-type as Harvester's UI sets it: "raw_qcow2" (a cloud image a VM boots from) or "iso" (an installer; machine pools refuse it). Default "raw_qcow2". A change updates in place. */
+  declare readonly imageType: pulumi.Output<"raw_qcow2" | "iso">;
+  /** Label harvesterhci.io/os-type (e.g. "ubuntu"), shown by Harvester's UI. Default none. A change updates in place. */
+  declare readonly osType: pulumi.Output<string | undefined>;
+  /** Further labels of the image. Keys of harvesterhci.io/ and harvester-iac.io/ are Harvester's and ours, not allowed here. Default none. A change updates in place. */
+  declare readonly labels: pulumi.Output<Record<string, string>>;
+  /** StorageClass whose Longhorn parameters (numberOfReplicas, diskSelector, nodeSelector, dataLocality, …) the image's backing storage copies (annotation harvesterhci.io/storageClassName): create a StorageClass with provisioner driver.longhorn.io and the parameters you want, and name it here. Default: the cluster's default StorageClass. Harvester refuses changing it, so a change replaces the image. */
+  declare readonly storageClass: pulumi.Output<string | undefined>;
+  /** How many times Harvester retries a failed download (10 s apart) before giving up. Default 3. A change updates in place. */
+  declare readonly retry: pulumi.Output<number>;
+  /** Bounds of every wait. Default 30m, 30m and 5m. */
+  declare readonly timeouts: pulumi.Output<{
+    /** Until the image is downloaded and imported. Default "30m". */
+    create?: string;
+    /** Until it is imported again (an update resumes an unfinished download). Default "30m". */
+    update?: string;
+    /** Until the image and its storage are gone. Default "5m". */
+    delete?: string;
+  }>;
+  /** The StorageClass whose parameters the image's storage copied: storageClass, or the default Harvester chose. */
+  declare readonly baseStorageClass: pulumi.Output<string>;
+  /** The StorageClass Harvester made for the image (status.storageClassName): volumes cloned from it use this class. */
+  declare readonly storageClassName: pulumi.Output<string>;
+  /** Size of the downloaded file in bytes (0 until known). */
+  declare readonly size: pulumi.Output<number>;
+  /** Virtual size of the disk image in bytes (0 until imported): a disk made from it must be at least this large. */
+  declare readonly virtualSize: pulumi.Output<number>;
+  /** Download progress in percent (100 once imported). */
+  declare readonly progress: pulumi.Output<number>;
+  /** The image's conditions (Initialized, Imported, RetryLimitExceeded, …) as Harvester reports them. */
+  declare readonly conditions: pulumi.Output<{
+    type: string;
+    status: string;
+    reason?: string;
+    message?: string;
+  }[]>;
+  /** Differences found by the last read between the live image and the recorded inputs. */
+  declare readonly drift: pulumi.Output<string[]>;
+
+  /** Creates (or, with `opts.id`, reads) a HarvesterImage named `name`. */
+  constructor(name: string, args: HarvesterImageArgs, opts?: pulumi.CustomResourceOptions) {
+    super(providerFor('image'), name, resourceProps('HarvesterImage', name, args), resourceOptions('HarvesterImage', opts), PULUMI_MODULE, 'HarvesterImage');
+  }
+
+  /** Looks up (imports) an existing HarvesterImage by id; its inputs are read back from the cluster. */
+  static get(name: string, id: pulumi.Input<pulumi.ID>, opts?: pulumi.CustomResourceOptions): HarvesterImage {
+    return new HarvesterImage(name, undefined as unknown as HarvesterImageArgs, { ...opts, id });
+  }
+}
+
+/** The arguments of HarvesterNetwork. */
+export interface HarvesterNetworkArgs {
+  /** Per-resource override of the Harvester connection (a stack spanning several clusters): kubeconfig YAML content or a file path. Secret. Default: stack config harvester:kubeconfig, then $KUBECONFIG, then ~/.kube/config. Prefer stack config: rotating it needs no change here. Not part of the diff: a change updates nothing on the cluster. */
+  kubeconfig?: pulumi.Input<string>;
+  /** Per-resource override of the kubeconfig context. Default: stack config harvester:context, then the kubeconfig's current-context. */
+  context?: pulumi.Input<string>;
+  /** Network name. Default: the Pulumi resource name. A change replaces the network. In the SDK it defaults to the resource's name. */
+  name?: pulumi.Input<string>;
+  /** Namespace of the network (VMs of other namespaces may use it as "namespace/name"). Default "default". A change replaces the network. */
+  namespace?: pulumi.Input<string>;
+  /** Free text shown in the Harvester UI (annotation field.cattle.io/description). Default none. A change updates in place. */
+  description?: pulumi.Input<string>;
+  /** Extra labels on the network (not network.harvesterhci.io/*, which Harvester owns, nor the provider's ownership labels). Default none. A change updates in place. */
+  labels?: pulumi.Input<Record<string, pulumi.Input<string>>>;
+  /** VLAN id 1–4094 the VM traffic is tagged with. Default: none, an untagged network. A change updates in place while no running VM uses the network. */
+  vlan?: pulumi.Input<number>;
+  /** Cluster network the VM network rides on: "mgmt" (every host's management uplink), or a ClusterNetwork a VlanConfig attaches hosts to. Default "mgmt". Harvester refuses changing the bridge in place, so a change replaces the network. */
+  clusterNetwork?: pulumi.Input<string>;
+  /** How Harvester learns the VLAN's subnet and gateway (annotation network.harvesterhci.io/route; VLAN networks only). Default { mode: "auto" }. A change updates in place. */
+  route?: pulumi.Input<{
+    /** "auto": Harvester learns the subnet and gateway by DHCP on the VLAN (its network controller runs a helper job) and then checks the gateway answers. "manual": cidr and gateway as given. Default "auto". A change updates in place (Harvester marks the old route outdated and learns again). */
+    mode?: pulumi.Input<"auto" | "manual">;
+    /** "manual" only: the VLAN's subnet, e.g. "192.168.20.0/24" (a non-zero prefix). Required for "manual". */
+    cidr?: pulumi.Input<string>;
+    /** "manual" only: the VLAN's gateway IPv4 address, e.g. "192.168.20.1". Required for "manual". */
+    gateway?: pulumi.Input<string>;
+    /** "auto" only: the DHCP server to ask (route `serverIPAddr`). Default: any that answers. */
+    dhcpServer?: pulumi.Input<string>;
+  }>;
+  /** Bounds of every wait. Default 2m each. */
+  timeouts?: pulumi.Input<{
+    /** Until Harvester's network controller has labelled the network (and, for an auto route, learnt it). Default "2m". */
+    create?: pulumi.Input<string>;
+    /** The same after an update. Default "2m". */
+    update?: pulumi.Input<string>;
+    /** Until the network is gone. Default "2m". */
+    delete?: pulumi.Input<string>;
+  }>;
+}
+
+/** A Harvester VM network: a NetworkAttachmentDefinition bridging VM NICs onto a cluster network (`mgmt` or one a VlanConfig attaches hosts to), tagged with a VLAN or untagged, with its route learnt by DHCP or given. Its id, "namespace/name", is what a machine pool's networks[].network takes. Delete is refused while VMs use it, naming them. */
+export class HarvesterNetwork extends pulumi.dynamic.Resource {
+  /** Per-resource override of the Harvester connection (a stack spanning several clusters): kubeconfig YAML content or a file path. Secret. Default: stack config harvester:kubeconfig, then $KUBECONFIG, then ~/.kube/config. Prefer stack config: rotating it needs no change here. Not part of the diff: a change updates nothing on the cluster. */
+  declare readonly kubeconfig: pulumi.Output<string | undefined>;
+  /** Per-resource override of the kubeconfig context. Default: stack config harvester:context, then the kubeconfig's current-context. */
+  declare readonly context: pulumi.Output<string | undefined>;
+  /** Network name. Default: the Pulumi resource name. A change replaces the network. */
+  declare readonly name: pulumi.Output<string>;
+  /** Namespace of the network (VMs of other namespaces may use it as "namespace/name"). Default "default". A change replaces the network. */
+  declare readonly namespace: pulumi.Output<string>;
+  /** Free text shown in the Harvester UI (annotation field.cattle.io/description). Default none. A change updates in place. */
+  declare readonly description: pulumi.Output<string | undefined>;
+  /** Extra labels on the network (not network.harvesterhci.io/*, which Harvester owns, nor the provider's ownership labels). Default none. A change updates in place. */
+  declare readonly labels: pulumi.Output<Record<string, string>>;
+  /** VLAN id 1–4094 the VM traffic is tagged with. Default: none, an untagged network. A change updates in place while no running VM uses the network. */
+  declare readonly vlan: pulumi.Output<number | undefined>;
+  /** Cluster network the VM network rides on: "mgmt" (every host's management uplink), or a ClusterNetwork a VlanConfig attaches hosts to. Default "mgmt". Harvester refuses changing the bridge in place, so a change replaces the network. */
+  declare readonly clusterNetwork: pulumi.Output<string>;
+  /** How Harvester learns the VLAN's subnet and gateway (annotation network.harvesterhci.io/route; VLAN networks only). Default { mode: "auto" }. A change updates in place. */
+  declare readonly route: pulumi.Output<{
+    /** "auto": Harvester learns the subnet and gateway by DHCP on the VLAN (its network controller runs a helper job) and then checks the gateway answers. "manual": cidr and gateway as given. Default "auto". A change updates in place (Harvester marks the old route outdated and learns again). */
+    mode?: "auto" | "manual";
+    /** "manual" only: the VLAN's subnet, e.g. "192.168.20.0/24" (a non-zero prefix). Required for "manual". */
+    cidr?: string;
+    /** "manual" only: the VLAN's gateway IPv4 address, e.g. "192.168.20.1". Required for "manual". */
+    gateway?: string;
+    /** "auto" only: the DHCP server to ask (route `serverIPAddr`). Default: any that answers. */
+    dhcpServer?: string;
+  }>;
+  /** Bounds of every wait. Default 2m each. */
+  declare readonly timeouts: pulumi.Output<{
+    /** Until Harvester's network controller has labelled the network (and, for an auto route, learnt it). Default "2m". */
+    create?: string;
+    /** The same after an update. Default "2m". */
+    update?: string;
+    /** Until the network is gone. Default "2m". */
+    delete?: string;
+  }>;
+  /** Harvester's network type label: "L2VlanNetwork" or "UntaggedNetwork". */
+  declare readonly networkType: pulumi.Output<string>;
+  /** Harvester's ready label: the cluster network has hosts attached. */
+  declare readonly ready: pulumi.Output<boolean>;
+  /** The CNI config as stored on the cluster (Harvester adds the cluster network's MTU when it is not 1500). */
+  declare readonly config: pulumi.Output<string>;
+  /** The route as Harvester last reported it. */
+  declare readonly routeStatus: pulumi.Output<{
+    /** "auto" or "manual" ("" for an untagged network, which has no route). */
+    mode: string;
+    /** Subnet learnt by DHCP (auto) or given (manual); "" until known. */
+    cidr: string;
+    /** Gateway learnt or given; "" until known. */
+    gateway: string;
+    /** Whether the gateway answers pings, as Harvester reports it (e.g. "true", "false"); "" until checked. */
+    connectivity: string;
+    /** The VLAN or mode changed and Harvester has not learnt the route again yet. */
+    outdated: boolean;
+  }>;
+  /** Differences found by the last read between the live network and the recorded inputs. */
+  declare readonly drift: pulumi.Output<string[]>;
+
+  /** Creates (or, with `opts.id`, reads) a HarvesterNetwork named `name`. */
+  constructor(name: string, args: HarvesterNetworkArgs, opts?: pulumi.CustomResourceOptions) {
+    super(providerFor('network'), name, resourceProps('HarvesterNetwork', name, args), resourceOptions('HarvesterNetwork', opts), PULUMI_MODULE, 'HarvesterNetwork');
+  }
+
+  /** Looks up (imports) an existing HarvesterNetwork by id; its inputs are read back from the cluster. */
+  static get(name: string, id: pulumi.Input<pulumi.ID>, opts?: pulumi.CustomResourceOptions): HarvesterNetwork {
+    return new HarvesterNetwork(name, undefined as unknown as HarvesterNetworkArgs, { ...opts, id });
+  }
+}
+
+/** The arguments of HarvesterKeyPair. */
+export interface HarvesterKeyPairArgs {
+  /** Per-resource override of the Harvester connection (a stack spanning several clusters): kubeconfig YAML content or a file path. Secret. Default: stack config harvester:kubeconfig, then $KUBECONFIG, then ~/.kube/config. Prefer stack config: rotating it needs no change here. Not part of the diff: a change updates nothing on the cluster. */
+  kubeconfig?: pulumi.Input<string>;
+  /** Per-resource override of the kubeconfig context. Default: stack config harvester:context, then the kubeconfig's current-context. */
+  context?: pulumi.Input<string>;
+  /** KeyPair name. Default: the resource's name. A change replaces the key pair. In the SDK it defaults to the resource's name. */
+  name?: pulumi.Input<string>;
+  /** Namespace of the key pair (it must exist). Default "default". A change replaces the key pair. */
+  namespace?: pulumi.Input<string>;
+  /** The OpenSSH public key, as one line of a .pub file: "<type> <base64> [comment]" (ssh-ed25519, ssh-rsa, ecdsa-sha2-nistp256/384/521, ssh-dss or a security key). Refused at preview when Harvester would refuse it. Required. A change replaces the key pair (Harvester computes the fingerprint once and never again). */
+  publicKey: pulumi.Input<string>;
+  /** Extra labels on the KeyPair. Default none. A change updates in place. */
+  labels?: pulumi.Input<Record<string, pulumi.Input<string>>>;
+  /** Bounds of every wait. Default 1m each. */
+  timeouts?: pulumi.Input<{
+    /** Until Harvester has validated the key. Default "1m". */
+    create?: pulumi.Input<string>;
+    /** Until the key pair is validated again. Default "1m". */
+    update?: pulumi.Input<string>;
+    /** Until the key pair is gone. Default "1m". */
+    delete?: pulumi.Input<string>;
+  }>;
+}
+
+/** A Harvester SSH key pair: an OpenSSH public key a machine pool authorises in its VMs (`sshKeys: [keyPair.id]`). A key Harvester would refuse is refused at preview with the reason; create waits until Harvester validated it; outputs the MD5 fingerprint. */
+export class HarvesterKeyPair extends pulumi.dynamic.Resource {
+  /** Per-resource override of the Harvester connection (a stack spanning several clusters): kubeconfig YAML content or a file path. Secret. Default: stack config harvester:kubeconfig, then $KUBECONFIG, then ~/.kube/config. Prefer stack config: rotating it needs no change here. Not part of the diff: a change updates nothing on the cluster. */
+  declare readonly kubeconfig: pulumi.Output<string | undefined>;
+  /** Per-resource override of the kubeconfig context. Default: stack config harvester:context, then the kubeconfig's current-context. */
+  declare readonly context: pulumi.Output<string | undefined>;
+  /** KeyPair name. Default: the resource's name. A change replaces the key pair. */
+  declare readonly name: pulumi.Output<string>;
+  /** Namespace of the key pair (it must exist). Default "default". A change replaces the key pair. */
+  declare readonly namespace: pulumi.Output<string>;
+  /** The OpenSSH public key, as one line of a .pub file: "<type> <base64> [comment]" (ssh-ed25519, ssh-rsa, ecdsa-sha2-nistp256/384/521, ssh-dss or a security key). Refused at preview when Harvester would refuse it. Required. A change replaces the key pair (Harvester computes the fingerprint once and never again). */
+  declare readonly publicKey: pulumi.Output<string>;
+  /** Extra labels on the KeyPair. Default none. A change updates in place. */
+  declare readonly labels: pulumi.Output<Record<string, string>>;
+  /** Bounds of every wait. Default 1m each. */
+  declare readonly timeouts: pulumi.Output<{
+    /** Until Harvester has validated the key. Default "1m". */
+    create?: string;
+    /** Until the key pair is validated again. Default "1m". */
+    update?: string;
+    /** Until the key pair is gone. Default "1m". */
+    delete?: string;
+  }>;
+  /** MD5 fingerprint Harvester computed ("aa:bb:…", 16 bytes), as `ssh-keygen -l -E md5` shows it. */
+  declare readonly fingerprint: pulumi.Output<string>;
+  /** Harvester's `validated` condition is True (a machine pool takes only validated key pairs). */
+  declare readonly validated: pulumi.Output<boolean>;
+  /** The `validated` condition's reason when it is not True (empty when validated). */
+  declare readonly message: pulumi.Output<string>;
+  /** Differences found by the last read between the live key pair and the recorded inputs. */
+  declare readonly drift: pulumi.Output<string[]>;
+
+  /** Creates (or, with `opts.id`, reads) a HarvesterKeyPair named `name`. */
+  constructor(name: string, args: HarvesterKeyPairArgs, opts?: pulumi.CustomResourceOptions) {
+    super(providerFor('keyPair'), name, resourceProps('HarvesterKeyPair', name, args), resourceOptions('HarvesterKeyPair', opts), PULUMI_MODULE, 'HarvesterKeyPair');
+  }
+
+  /** Looks up (imports) an existing HarvesterKeyPair by id; its inputs are read back from the cluster. */
+  static get(name: string, id: pulumi.Input<pulumi.ID>, opts?: pulumi.CustomResourceOptions): HarvesterKeyPair {
+    return new HarvesterKeyPair(name, undefined as unknown as HarvesterKeyPairArgs, { ...opts, id });
+  }
+}
