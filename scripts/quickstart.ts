@@ -57,9 +57,9 @@ export async function runQuickstart(options: StoryOptions = {}): Promise<{ scrat
 
     title(1, 'pulumi preview: what would be created');
     let r = await engine.run('preview');
-    expect(r.ok && r.changes === 4, `the first preview should plan 4 creates, got ${JSON.stringify(r.counts)}`);
+    expect(r.ok && r.changes === 7, `the first preview should plan 7 creates, got ${JSON.stringify(r.counts)}`);
 
-    title(2, 'pulumi up: topology labels on the hosts, 3 VMs over the zones they define, an IP pool, a load balancer in front of the VMs');
+    title(2, 'pulumi up: a cloud image downloaded, a VM network, an SSH key pair, topology labels on the hosts, 3 VMs over the zones they define, an IP pool, a load balancer in front of the VMs');
     r = await engine.run('up');
     expect(r.ok, 'up failed');
 
@@ -71,19 +71,25 @@ export async function runQuickstart(options: StoryOptions = {}): Promise<{ scrat
     say('  kubectl label node harvester-node-2 topology.kubernetes.io/zone=moved-by-hand --overwrite');
     await client.loadBalancers.mergePatch('workers-api', { spec: { healthCheck: { periodSeconds: 30 } } }, { namespace: 'default' });
     say('  kubectl patch lb workers-api --type merge -p \'{"spec":{"healthCheck":{"periodSeconds":30}}}\'  (a health check edited)');
+    await client.images.mergePatch('ubuntu-noble', { spec: { description: 'edited by hand' } }, { namespace: 'default' });
+    say('  kubectl patch virtualmachineimage ubuntu-noble --type merge -p \'{"spec":{"description":"edited by hand"}}\'');
+    await client.networks.mergePatch('quickstart-net', { metadata: { annotations: { 'field.cattle.io/description': 'edited by hand' } } }, { namespace: 'default' });
+    say('  kubectl annotate net-attach-def quickstart-net field.cattle.io/description="edited by hand" --overwrite');
+    await client.keyPairs.mergePatch('quickstart-key', { metadata: { labels: { team: 'someone-else' } } }, { namespace: 'default' });
+    say('  kubectl label keypair quickstart-key team=someone-else --overwrite');
 
     title(4, 'pulumi refresh: the live cluster read back, drift shown per property');
     r = await engine.run('refresh');
-    expect(r.ok && r.changes >= 3, `refresh should see the three changes, got ${JSON.stringify(r.counts)}`);
+    expect(r.ok && r.changes >= 6, `refresh should see the six changes, got ${JSON.stringify(r.counts)}`);
 
     title(5, 'pulumi preview --expect-no-changes: the drift gate trips');
     r = await engine.run('preview', { expectNoChanges: true });
-    expect(!r.ok && r.changes >= 1, `the drift gate should fail on the 3 drifted resources, got ${JSON.stringify(r.counts)}`);
+    expect(!r.ok && r.changes >= 1, `the drift gate should fail on the 6 drifted resources, got ${JSON.stringify(r.counts)}`);
     say('  (exit code 1 in CI: the gate did its job)');
 
     title(6, 'pulumi up: heals exactly what drifted');
     r = await engine.run('up');
-    expect(r.ok && r.changes === 3, `up should update 3 resources, got ${JSON.stringify(r.counts)}`);
+    expect(r.ok && r.changes === 6, `up should update 6 resources, got ${JSON.stringify(r.counts)}`);
 
     title(7, 'pulumi preview --refresh --expect-no-changes: the gate is green again');
     r = await engine.run('preview', { refresh: true, expectNoChanges: true });
@@ -94,7 +100,7 @@ export async function runQuickstart(options: StoryOptions = {}): Promise<{ scrat
     expect(r.ok, 'destroy failed');
     const left = await leftovers(client);
     expect(left.length === 0, `left behind: ${left.join(', ')}`);
-    say('  no VM, cloud-init Secret, volume, load balancer or IP pool remains; the hosts carry their labels from before the stack.');
+    say('  no VM, cloud-init Secret, volume, load balancer, IP pool, image, VM network or key pair remains; the hosts carry their labels from before the stack.');
     options.afterStep?.(step, scratch);
     say('');
     say('Quickstart complete.');
@@ -125,6 +131,10 @@ async function leftovers(client: HarvesterClient): Promise<string[]> {
   ];
   left.push(...names('LoadBalancer', (await client.loadBalancers.list({ namespace: 'default' })).items));
   left.push(...names('IPPool', (await client.ipPools.list({})).items));
+  // What the program made from zero (the emulator's seed has its own image, network and key pair, which stay).
+  if (await client.images.get('ubuntu-noble', 'default')) left.push('VirtualMachineImage ubuntu-noble');
+  if (await client.networks.get('quickstart-net', 'default')) left.push('NetworkAttachmentDefinition quickstart-net');
+  if (await client.keyPairs.get('quickstart-key', 'default')) left.push('KeyPair quickstart-key');
   for (const node of (await client.nodes.list({})).items) {
     const zone = node.metadata?.labels?.['topology.kubernetes.io/zone'] ?? '';
     if (zone.startsWith('eu-west')) left.push(`zone label ${zone} on ${node.metadata?.name}`);

@@ -62,6 +62,11 @@ describe('example: quickstart under pulumi.runtime.setMocks', function () {
     assert.equal(byType('HarvesterIPPool')!.inputs.__inProgram, undefined, 'nothing of the pool comes from another resource');
   });
 
+  it('tells check that the machine pool\'s image, network and key pair come from this program (the quickstart starts from zero)', async () => {
+    await settle(program.readyWorkers);
+    assert.deepEqual([...byType('HarvesterMachinePool')!.inputs.__inProgram].sort(), ['disks[0].image', 'networks[0].network', 'sshKeys[0]']);
+  });
+
   it('names the pool after the resource, feeds it the zones the labels define, and keeps user data secret', async () => {
     await settle(program.readyWorkers);
     const pool = byType('HarvesterMachinePool')!;
