@@ -52,10 +52,13 @@ export const loadBalancer: HostProvider = hosted('HarvesterLoadBalancer', create
 
 /** The GuestClusterCredentials provider (inputs: GuestClusterCredentialsArgs; outputs: GuestClusterCredentialsOutputs). */
 export const guestClusterCredentials: HostProvider = hosted('GuestClusterCredentials', createGuestClusterCredentialsProvider, GUEST_CREDENTIALS_SECRETS);
+
 /** The HarvesterImage provider (inputs: ImageArgs; outputs: ImageOutputs). */
 export const image: HostProvider = hosted('HarvesterImage', createImageProvider, IMAGE_SECRETS);
+
 /** The HarvesterNetwork provider (inputs: NetworkArgs; outputs: NetworkOutputs). */
 export const network: HostProvider = hosted('HarvesterNetwork', createNetworkProvider, NETWORK_SECRETS);
+
 /** The HarvesterKeyPair provider (inputs: KeyPairArgs; outputs: KeyPairOutputs). */
 export const keyPair: HostProvider = hosted('HarvesterKeyPair', createKeyPairProvider, KEY_PAIR_SECRETS);
 
