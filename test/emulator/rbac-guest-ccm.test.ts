@@ -111,4 +111,41 @@ describe('emulator: the guest cloud provider calls Harvester with its credential
     emu.guest!.setCloudConfig(undefined);
     await eventually(() => ingress('api').length > 0, 'the Service got an ingress IP as admin', 10_000);
   });
+
+  it('without an explicit cloud-config the CCM reads the one cloud-init writes on the guest VMs', async () => {
+    const { store } = emu;
+    store.create(KINDS.secret, {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      type: 'kubernetes.io/service-account-token',
+      metadata: { name: 'gc1-token-2', namespace: NS, annotations: { 'kubernetes.io/service-account.name': 'gc1' } },
+    });
+    const secret = await eventually(() => {
+      const s = store.get(KINDS.secret, NS, 'gc1-token-2');
+      return (s?.data as Record<string, string> | undefined)?.token ? s : undefined;
+    }, 'second token filled');
+    const second = Buffer.from((secret.data as Record<string, string>).token, 'base64').toString('utf8');
+    const userData = `#cloud-config\n${toYaml({ write_files: [{ path: '/etc/kubernetes/cloud-config', encoding: 'b64', owner: 'root:root', permissions: '0600', content: Buffer.from(cloudConfig(emu.url, second, NS)).toString('base64') }] })}`;
+    store.create(KINDS.virtualMachine, {
+      apiVersion: 'kubevirt.io/v1',
+      kind: 'VirtualMachine',
+      metadata: { name: 'gc1-pool-a', namespace: NS, labels: { 'guestcluster.harvesterhci.io/name': 'gc1' } },
+      spec: {
+        runStrategy: 'Halted',
+        template: {
+          spec: {
+            domain: { devices: { disks: [{ name: 'cloudinitdisk', disk: { bus: 'virtio' } }] }, resources: { requests: { memory: '1Gi' } } },
+            volumes: [{ name: 'cloudinitdisk', cloudInitNoCloud: { userData } }],
+          },
+        },
+      },
+    });
+    // Allowed by the RoleBinding in the VMs' namespace; then, with it gone, refused for that token.
+    emu.guest!.store.create(KINDS.service, lbService('from-vm'));
+    await eventually(() => ingress('from-vm').length > 0, 'the Service got an ingress IP with the VM cloud-config', 10_000);
+    store.delete(KINDS.roleBinding, NS, 'default-gc1');
+    emu.guest!.store.create(KINDS.service, lbService('denied'));
+    const event = await eventually(() => eventFor('denied'), 'a sync failure event');
+    assert.match(event.message, new RegExp(`is forbidden: User "${SA_USER}" cannot get resource "loadbalancers"`));
+  });
 });
