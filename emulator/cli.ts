@@ -34,7 +34,12 @@ Options:
   --guest-kubelet-version VER   kubelet version of the guest nodes (e.g. v1.32.4+rke2r1)
   --guest-cluster-name NAME     guest cluster name (default guest)
   --guide                       after the ready line, print how to use the emulator (npm run emulator does)
-  --help                        show this help`;
+  --help                        show this help
+
+The written kubeconfig is an all-powerful admin. Service-account tokens (Secrets of type
+kubernetes.io/service-account-token, filled by the emulator) are subject to RBAC with kube-apiserver's
+401/403 answers; the guest's cloud provider uses the cloud-config cloud-init writes on its VMs
+(docs/src/emulator-rbac.md).`;
 
 /** A flag error: message for stderr, exit code 2. */
 export class UsageError extends Error {}
@@ -139,6 +144,10 @@ export function guideText(emulator: Pick<Emulator, 'url' | 'kubeconfigPath'>): s
     '  kubectl get nodes -L topology.kubernetes.io/zone',
     '  kubectl get virtualmachineimages,network-attachment-definitions,keypairs -A',
     '  kubectl get virtualmachines,virtualmachineinstances,loadbalancers,ippools -A -w',
+    '',
+    'This kubeconfig is the all-powerful admin; service-account tokens are subject to RBAC (Harvester\'s',
+    'harvesterhci.io:cloudprovider and harvesterhci.io:csi-driver ClusterRoles are seeded). Ask like the real server:',
+    '  kubectl auth can-i create loadbalancers.loadbalancer.harvesterhci.io -n default --as system:serviceaccount:default:gc1',
     '',
     "From a program or test: const { startEmulator } = require('harvester-iac/emulator').",
     'Stop it with Ctrl-C.',
