@@ -40,7 +40,12 @@ Image downloads are simulated, never dialled (a VirtualMachineImage with sourceT
 2s). These URL forms fail as a real download would, then Harvester's retries run (spec.retry, 10s apart):
   a host under .invalid          https://images.example.invalid/x.img  (the HEAD: no such host)
   a path segment http-<code>     https://example.com/http-404/x.img    (got 404 status code from <url>)
-  a path segment fail-at-<n>     https://example.com/fail-at-50/x.img  (the download breaks at 50%)`;
+  a path segment fail-at-<n>     https://example.com/fail-at-50/x.img  (the download breaks at 50%)
+
+The written kubeconfig is an all-powerful admin. Service-account tokens (Secrets of type
+kubernetes.io/service-account-token, filled by the emulator) are subject to RBAC with kube-apiserver's
+401/403 answers; the guest's cloud provider uses the cloud-config cloud-init writes on its VMs
+(docs/emulator-rbac.md).`;
 
 /** A flag error: message for stderr, exit code 2. */
 export class UsageError extends Error {}
@@ -145,6 +150,10 @@ export function guideText(emulator: Pick<Emulator, 'url' | 'kubeconfigPath'>): s
     '  kubectl get nodes -L topology.kubernetes.io/zone',
     '  kubectl get virtualmachineimages,network-attachment-definitions,keypairs -A',
     '  kubectl get virtualmachines,virtualmachineinstances,loadbalancers,ippools -A -w',
+    '',
+    'This kubeconfig is the all-powerful admin; service-account tokens are subject to RBAC (Harvester\'s',
+    'harvesterhci.io:cloudprovider and harvesterhci.io:csi-driver ClusterRoles are seeded). Ask like the real server:',
+    '  kubectl auth can-i create loadbalancers.loadbalancer.harvesterhci.io -n default --as system:serviceaccount:default:gc1',
     '',
     "From a program or test: const { startEmulator } = require('harvester-iac/emulator').",
     'Stop it with Ctrl-C.',

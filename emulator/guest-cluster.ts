@@ -40,7 +40,8 @@ export interface GuestClusterOptions {
    * The kubeconfig the guest's cloud provider reads (`/etc/kubernetes/cloud-config`), e.g. a
    * GuestClusterCredentials `cloudConfig`. Its token is authenticated and RBAC-authorized on every
    * LoadBalancer call the CCM makes; its context namespace is where the CCM puts LoadBalancers (unless
-   * `namespace` is given). Unset: the CCM acts as the Harvester admin.
+   * `namespace` is given). Unset: the CCM reads the file cloud-init writes on the guest's VMs
+   * (guest/cloud-config-file.ts), and acts as the Harvester admin when there is none.
    */
   cloudConfig?: string;
 }
@@ -110,6 +111,7 @@ export async function startGuestCluster(o: StartGuestOptions): Promise<GuestEmul
     kubeletVersion: o.kubeletVersion,
     namespace: o.namespace ?? cloudConfig?.namespace,
     harvesterClient,
+    clientForCloudConfig: kinds && o.harvesterIdentity ? (text) => clientFor(parseCloudConfig(text)) : undefined,
     managementNetwork: o.managementNetwork,
     delays: o.delays,
   });

@@ -3,7 +3,7 @@
  * meta + the kind's schema, with fieldValidation handling of unknown fields), then validating admission.
  */
 import { StatusError, internalError, invalid, badRequest } from './errors';
-import { prepareForStorage, StrategyContext } from './store-strategies';
+import { prepareForStorage, strategyCauses, StrategyContext } from './store-strategies';
 import { AdmissionHook, AdmissionRequest, KindInfo, KubeObject, ObjectValidator, StoreReader, ValidationCause, WriteOptions, qualifiedResource } from './types';
 
 /** The registered admission hooks. */
@@ -59,7 +59,7 @@ export function validateForStorage(
   prepareForStorage(kind, obj, strategy);
   const name = obj.metadata.name ?? obj.metadata.generateName ?? '';
   let result = obj;
-  const causes = [...metaCauses];
+  const causes = [...metaCauses, ...strategyCauses(kind, obj, strategy)];
   if (validate) {
     const r = validate(kind, obj);
     const mode = options.fieldValidation ?? 'Warn';

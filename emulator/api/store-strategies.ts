@@ -5,9 +5,14 @@
  *   `Opaque` (k8s.io/kubernetes pkg/apis/core/v1 conversion `Convert_v1_Secret_To_core_Secret` and defaults).
  * - Service: defaults, cluster IP and node ports (service-strategy.ts).
  * Status-subresource writes are left alone: they cannot change what these rules touch.
+ *
+ * And the built-in validation rules that are not schema rules (strategyCauses):
+ * - a `kubernetes.io/service-account-token` Secret must name its ServiceAccount (pkg/apis/core/validation);
+ * - a RoleBinding's or ClusterRoleBinding's roleRef cannot change (pkg/apis/rbac/validation): clients delete
+ *   and recreate the binding instead.
  */
 import { prepareService } from './service-strategy';
-import { KindInfo, KubeObject } from './types';
+import { KindInfo, KubeObject, ValidationCause } from './types';
 
 /** What a strategy may look at besides the object: the stored version and the kind's other objects. */
 export interface StrategyContext {
@@ -34,4 +39,28 @@ function prepareSecret(obj: KubeObject): void {
   }
   delete obj.stringData;
   if (obj.type === undefined || obj.type === '') obj.type = 'Opaque';
+}
+
+const SA_NAME_ANNOTATION = 'kubernetes.io/service-account.name';
+
+/** Go's %#v of an rbac.RoleRef, as the apiserver prints the invalid value. */
+function roleRefText(ref: unknown): string {
+  const r = (ref ?? {}) as Record<string, unknown>;
+  return `rbac.RoleRef{APIGroup:${JSON.stringify(String(r.apiGroup ?? ''))}, Kind:${JSON.stringify(String(r.kind ?? ''))}, Name:${JSON.stringify(String(r.name ?? ''))}}`;
+}
+
+/** Built-in validation causes beyond the schema (see the header). */
+export function strategyCauses(kind: KindInfo, obj: KubeObject, ctx: StrategyContext = {}): ValidationCause[] {
+  if (ctx.subresource === 'status') return [];
+  if (kind.group === '' && kind.kind === 'Secret' && obj.type === 'kubernetes.io/service-account-token' && !obj.metadata.annotations?.[SA_NAME_ANNOTATION]) {
+    return [{ reason: 'FieldValueRequired', field: `metadata.annotations[${SA_NAME_ANNOTATION}]`, message: 'Required value' }];
+  }
+  if (kind.group === 'rbac.authorization.k8s.io' && (kind.kind === 'RoleBinding' || kind.kind === 'ClusterRoleBinding') && ctx.old) {
+    const a = (ctx.old.roleRef ?? {}) as Record<string, unknown>;
+    const b = (obj.roleRef ?? {}) as Record<string, unknown>;
+    if (a.apiGroup !== b.apiGroup || a.kind !== b.kind || a.name !== b.name) {
+      return [{ reason: 'FieldValueInvalid', field: 'roleRef', message: `Invalid value: ${roleRefText(obj.roleRef)}: cannot change roleRef` }];
+    }
+  }
+  return [];
 }

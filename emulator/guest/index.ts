@@ -10,6 +10,8 @@ import { Store } from '../api/types';
 import { guestKinds, harvesterKinds } from '../controllers/kinds';
 import { Controller, ControllerError, ErrorLog } from '../controllers/runtime';
 import { installCcmDeployment } from './ccm-deployment';
+import { cloudConfigOfVms } from './cloud-config-file';
+import { LABEL_GUEST_CLUSTER } from '../controllers/names';
 import { createGuestNodeController } from './guest-nodes';
 import { GuestDelays, GuestOptions, resolveGuestOptions, ResolvedGuestOptions } from './options';
 import { createServiceLbController, GuestEvent } from './service-lb';
@@ -46,6 +48,16 @@ export function installGuestCluster(guestStore: Store, harvesterStore: Store, cl
   const hk = harvesterKinds(harvesterStore.registry);
   const errorLog = new ErrorLog();
   let harvesterClient = options.harvesterClient;
+  // The CCM reads the cloud-config cloud-init wrote on the guest's nodes; one client per distinct file.
+  let fromNodes: { text: string; client: Store | undefined } | undefined;
+  const clientFromNodes = (): Store | undefined => {
+    if (!options.clientForCloudConfig) return undefined;
+    const vms = harvesterStore.list(hk.vm, { namespace: resolved.namespace, labelSelector: `${LABEL_GUEST_CLUSTER}=${resolved.clusterName}` }).items;
+    const text = cloudConfigOfVms(vms, harvesterStore, hk.secret);
+    if (text === undefined) return undefined;
+    if (fromNodes?.text !== text) fromNodes = { text, client: options.clientForCloudConfig(text) };
+    return fromNodes.client;
+  };
   const events: GuestEvent[] = [];
   let running = true;
 
@@ -61,7 +73,7 @@ export function installGuestCluster(guestStore: Store, harvesterStore: Store, cl
   const ctx = { guest: guestStore, harvester: harvesterStore, guestKinds: gk, harvesterKinds: hk, clock, options: resolved, errors: errorLog };
   const serviceLb = createServiceLbController({
       ...ctx,
-      harvesterClient: () => harvesterClient,
+      harvesterClient: () => harvesterClient ?? clientFromNodes(),
       events: (e) => {
         events.push(e);
         if (events.length > EVENT_LIMIT) events.shift();

@@ -35,6 +35,11 @@ export interface GuestOptions {
   delays?: Partial<GuestDelays>;
   /** The Harvester API as the CCM's credentials see it (emulator/rbac/credentialed-store.ts); unset = admin. */
   harvesterClient?: Store;
+  /**
+   * Turns a cloud-config kubeconfig found on the guest's VMs (cloud-init write_files) into the CCM's Harvester
+   * client; used when no harvesterClient is set. Unset: such files are ignored.
+   */
+  clientForCloudConfig?: (text: string) => Store | undefined;
 }
 
 /** GuestOptions with defaults applied. */

@@ -40,21 +40,25 @@ describe('emulator: the guest cloud provider calls Harvester with its credential
   let emu: Emulator;
   let token: string;
 
-  before(async () => {
-    emu = await startEmulator({ guest: { clusterName: 'gc1' } });
-    const { store } = emu;
-    store.create(KINDS.serviceAccount, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'gc1', namespace: NS } });
-    store.create(KINDS.secret, {
+  /** A token Secret for ServiceAccount gc1, once the tokens controller filled it: the token. */
+  async function mintToken(name: string): Promise<string> {
+    emu.store.create(KINDS.secret, {
       apiVersion: 'v1',
       kind: 'Secret',
       type: 'kubernetes.io/service-account-token',
-      metadata: { name: 'gc1-token', namespace: NS, annotations: { 'kubernetes.io/service-account.name': 'gc1' } },
+      metadata: { name, namespace: NS, annotations: { 'kubernetes.io/service-account.name': 'gc1' } },
     });
     const secret = await eventually(() => {
-      const s = store.get(KINDS.secret, NS, 'gc1-token');
+      const s = emu.store.get(KINDS.secret, NS, name);
       return (s?.data as Record<string, string> | undefined)?.token ? s : undefined;
-    }, 'token filled');
-    token = Buffer.from((secret.data as Record<string, string>).token, 'base64').toString('utf8');
+    }, `token Secret ${name} filled`);
+    return Buffer.from((secret.data as Record<string, string>).token, 'base64').toString('utf8');
+  }
+
+  before(async () => {
+    emu = await startEmulator({ guest: { clusterName: 'gc1' } });
+    emu.store.create(KINDS.serviceAccount, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'gc1', namespace: NS } });
+    token = await mintToken('gc1-token');
     emu.guest!.setCloudConfig(cloudConfig(emu.url, token, NS));
   });
   after(() => emu?.stop());
@@ -110,5 +114,32 @@ describe('emulator: the guest cloud provider calls Harvester with its credential
   it('without credentials the CCM acts as the admin (the default)', async () => {
     emu.guest!.setCloudConfig(undefined);
     await eventually(() => ingress('api').length > 0, 'the Service got an ingress IP as admin', 10_000);
+  });
+
+  it('without an explicit cloud-config the CCM reads the one cloud-init writes on the guest VMs', async () => {
+    const { store } = emu;
+    const second = await mintToken('gc1-token-2');
+    const userData = `#cloud-config\n${toYaml({ write_files: [{ path: '/etc/kubernetes/cloud-config', encoding: 'b64', owner: 'root:root', permissions: '0600', content: Buffer.from(cloudConfig(emu.url, second, NS)).toString('base64') }] })}`;
+    store.create(KINDS.virtualMachine, {
+      apiVersion: 'kubevirt.io/v1',
+      kind: 'VirtualMachine',
+      metadata: { name: 'gc1-pool-a', namespace: NS, labels: { 'guestcluster.harvesterhci.io/name': 'gc1' } },
+      spec: {
+        runStrategy: 'Halted',
+        template: {
+          spec: {
+            domain: { devices: { disks: [{ name: 'cloudinitdisk', disk: { bus: 'virtio' } }] }, resources: { requests: { memory: '1Gi' } } },
+            volumes: [{ name: 'cloudinitdisk', cloudInitNoCloud: { userData } }],
+          },
+        },
+      },
+    });
+    // Allowed by the RoleBinding in the VMs' namespace; then, with it gone, refused for that token.
+    emu.guest!.store.create(KINDS.service, lbService('from-vm'));
+    await eventually(() => ingress('from-vm').length > 0, 'the Service got an ingress IP with the VM cloud-config', 10_000);
+    store.delete(KINDS.roleBinding, NS, 'default-gc1');
+    emu.guest!.store.create(KINDS.service, lbService('denied'));
+    const event = await eventually(() => eventFor('denied'), 'a sync failure event');
+    assert.match(event.message, new RegExp(`is forbidden: User "${SA_USER}" cannot get resource "loadbalancers"`));
   });
 });

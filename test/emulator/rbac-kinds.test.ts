@@ -85,6 +85,16 @@ describe('emulator: ServiceAccount and RBAC kinds (kubectl)', function () {
     assert.equal(store.get(KINDS.clusterRoleBinding, undefined, 'default-owner'), undefined);
   });
 
+  it('a binding refuses a changed roleRef, and a token Secret must name its ServiceAccount, with the apiserver messages', async () => {
+    let r = await t.kubectl(['patch', 'rolebinding', 'ccm-lb', '--type', 'merge', '-p', '{"roleRef":{"kind":"ClusterRole","name":"view"}}']);
+    assert.equal(
+      r.stderr.trim(),
+      'The RoleBinding "ccm-lb" is invalid: roleRef: Invalid value: rbac.RoleRef{APIGroup:"rbac.authorization.k8s.io", Kind:"ClusterRole", Name:"view"}: cannot change roleRef',
+    );
+    r = await t.kubectl(['create', '-f', '-'], { input: 'apiVersion: v1\nkind: Secret\nmetadata:\n  name: t\n  namespace: default\ntype: kubernetes.io/service-account-token' });
+    assert.equal(r.stderr.trim(), 'The Secret "t" is invalid: metadata.annotations[kubernetes.io/service-account.name]: Required value');
+  });
+
   it('a binding without roleRef is refused as the apiserver does', async () => {
     const r = await t.kubectl(['create', '-f', '-'], {
       input: 'apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRoleBinding\nmetadata:\n  name: broken\nsubjects: []',
