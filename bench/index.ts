@@ -13,6 +13,7 @@ import { benchHostOverhead } from './host-overhead';
 import { benchLoadBalancer } from './load-balancer';
 import { benchPhysicalBound } from './physical-bound';
 import { benchStackRefresh } from './stack-refresh';
+import { benchRefreshOutOfProcess } from './refresh-out-of-process';
 import { writeBenchmarksMd } from './benchmarks-md';
 import { benchPoolCreate } from './pool-create';
 import { startPoolBench, type PoolBench } from './pool-fixture';
@@ -43,6 +44,7 @@ export const BENCHMARKS: Benchmark[] = [
   { name: 'host-overhead', run: benchHostOverhead },
   { name: 'physical-bound', run: async (report: Reporter) => { report.csv = (await benchPhysicalBound(report)).csv; } },
   { name: 'stack-refresh', run: benchStackRefresh },
+  { name: 'refresh-out-of-process', run: benchRefreshOutOfProcess },
   { name: 'provider-cpu', run: benchProviderCpu },
   { name: 'up-out-of-process', run: benchUpOutOfProcess },
 ];
