@@ -1,24 +1,27 @@
 /**
- * One chaos run: the quickstart's lifecycle (an image downloaded while the faults hit the waits on it, IP pool,
- * topology labels, a machine pool built from the image over their zones, a load balancer in front of it; scale up, rolling user-data change, an ipam change replacing the load balancer, a zone
+ * One chaos run: the quickstart's lifecycle (an image downloaded while the faults hit the waits on it, a VM network,
+ * a key pair, IP pool, topology labels, a machine pool built from the image over their zones, a load balancer in front of it; scale up, rolling user-data change, an ipam change replacing the load balancer, a zone
  * change; destroy) against the emulator with faults injected on a share of all requests (429 with Retry-After,
  * 500, 503, connection resets, 409 conflicts on writes, dropped and expired watches, latency), from a seed.
  *
  * Each step runs as the engine runs it: check, then create/update/delete; when a step fails, the next `up` runs it
  * again from what was recorded (a partial failure's properties become the state), and that retry is counted.
- * After the run, with faults off: nothing of the stack is left (no image, VM, VMI, Secret, PVC, load balancer or pool
- * of ours), every IP allocation belongs to a live load balancer, the hosts carry their seed labels again, and no log
+ * After the run, with faults off: nothing of the stack is left (no image, VM network, key pair, VM, VMI, Secret, PVC,
+ * load balancer or pool of ours), every IP allocation belongs to a live load balancer, the hosts carry their seed labels again, and no log
  * line, error or recorded output holds a secret (nor its base64).
  */
 import { HarvesterClient } from '../../provider/client/harvester-client';
 import { ResourceInitError } from '../../provider/core/errors';
 import { createImageProvider } from '../../provider/resources/image/handlers';
 import { createIPPoolProvider } from '../../provider/resources/ip-pool/handlers';
+import { createKeyPairProvider } from '../../provider/resources/key-pair/handlers';
+import { createNetworkProvider } from '../../provider/resources/network/handlers';
 import { createLoadBalancerProvider } from '../../provider/resources/load-balancer/handlers';
 import { createMachinePoolProvider } from '../../provider/resources/machine-pool/handlers';
 import { createTopologyLabelsProvider } from '../../provider/resources/topology-labels/handlers';
 import type { FaultRule } from '../../emulator/faults/rules';
 import { startTestEmulator } from '../support/emulator-harness';
+import { ed25519Blob, keyLine } from '../support/keypair-rules';
 
 type Raw = Record<string, unknown>;
 interface Handlers {
@@ -80,6 +83,8 @@ export async function runChaos(seed: number, options: { rate?: number; log?: (li
     const seedLabels = new Map((await client.nodes.list()).items.map((n) => [n.metadata.name!, JSON.stringify(n.metadata.labels ?? {})]));
     const handlers = {
       image: createImageProvider({ connect, onProgress: log }) as unknown as Handlers,
+      net: createNetworkProvider({ connect, onProgress: log }) as unknown as Handlers,
+      key: createKeyPairProvider({ connect, onProgress: log }) as unknown as Handlers,
       pool: createIPPoolProvider({ connect }) as unknown as Handlers,
       site: createTopologyLabelsProvider({ connect, onProgress: log, onWarning: log }) as unknown as Handlers,
       workers: createMachinePoolProvider({ connect, onProgress: log }) as unknown as Handlers,
@@ -143,7 +148,8 @@ export async function runChaos(seed: number, options: { rate?: number; log?: (li
       name: 'chaos',
       count,
       disks: [{ image: state.get('image')?.id ?? 'default/chaos-image', size: '10Gi' }],
-      networks: [{ network: 'default/vm-net' }],
+      networks: [{ network: state.get('net')?.id ?? 'default/chaos-net' }],
+      sshKeys: [state.get('key')?.id ?? 'default/chaos-key'],
       zones: ['chaos-a', 'chaos-b', 'chaos-c'],
       userData,
       timeouts: { create: '20s', update: '20s', delete: '20s' },
@@ -159,6 +165,9 @@ export async function runChaos(seed: number, options: { rate?: number; log?: (li
     });
 
     await step('create image (download)', 'image', 'create', { name: 'chaos-image', url: 'https://images.example.com/chaos.qcow2', timeouts: { create: '20s', update: '20s', delete: '20s' } });
+    const waits = { create: '20s', update: '20s', delete: '20s' };
+    await step('create VM network', 'net', 'create', { name: 'chaos-net', vlan: 300, route: { mode: 'manual', cidr: '172.30.0.0/24', gateway: '172.30.0.1' }, timeouts: waits });
+    await step('create key pair', 'key', 'create', { name: 'chaos-key', publicKey: keyLine('ssh-ed25519', ed25519Blob(), 'chaos'), timeouts: waits });
     await step('create IP pool', 'pool', 'create', { name: 'chaos-pool', ranges: [{ subnet: '10.88.0.0/24', rangeStart: '10.88.0.10', rangeEnd: '10.88.0.40' }] });
     await step('create topology labels', 'site', 'create', { name: 'chaos-site', hosts: zones(['chaos-a', 'chaos-b', 'chaos-c']) });
     await step('create machine pool (2 VMs)', 'workers', 'create', pool(2, SECRET_USER_DATA));
@@ -172,6 +181,8 @@ export async function runChaos(seed: number, options: { rate?: number; log?: (li
     await step('destroy the load balancer', 'lb', 'delete');
     await step('destroy the machine pool', 'workers', 'delete');
     await step('destroy the image', 'image', 'delete');
+    await step('destroy the VM network', 'net', 'delete');
+    await step('destroy the key pair', 'key', 'delete');
     await step('destroy the topology labels', 'site', 'delete');
     await step('destroy the IP pool', 'pool', 'delete');
     report.converged = true;
@@ -183,7 +194,7 @@ export async function runChaos(seed: number, options: { rate?: number; log?: (li
 
     // Orphans: anything of ours left, any allocation without its load balancer, any host label not as seeded.
     const ours = 'app.kubernetes.io/managed-by=harvester-iac';
-    for (const kind of ['images', 'virtualMachines', 'virtualMachineInstances', 'secrets', 'persistentVolumeClaims', 'loadBalancers'] as const) {
+    for (const kind of ['images', 'networks', 'keyPairs', 'virtualMachines', 'virtualMachineInstances', 'secrets', 'persistentVolumeClaims', 'loadBalancers'] as const) {
       for (const o of (await client[kind].list({ labelSelector: kind === 'virtualMachineInstances' ? 'harvester-iac.io/resource-name=chaos' : ours })).items) report.orphans.push(`${kind} ${o.metadata.namespace}/${o.metadata.name}`);
     }
     for (const p of (await client.ipPools.list({})).items) {
