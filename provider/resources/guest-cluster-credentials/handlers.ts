@@ -5,8 +5,8 @@
  * - check: every input rule; then against the cluster what apply would refuse: the namespace and the two
  *   Harvester ClusterRoles exist, and no object of the names Harvester's generator uses is someone else's
  *   (plan.ts: what an import adopted is ours). Nothing is written.
- * - create/update: ServiceAccount, token Secret (recreated when rotationTrigger changes: the old token dies with
- *   it), a watch until the token controller filled token and ca.crt, then the RoleBinding and (bindCsiDriverRole)
+ * - create/update: ServiceAccount and token Secret (when rotationTrigger changes, every object is made again
+ *   under the same names: only a new ServiceAccount uid makes a new legacy token; the old one dies), a watch until the token controller filled token and ca.crt, then the RoleBinding and (bindCsiDriverRole)
  *   the ClusterRoleBinding; a binding edited by hand is recreated (roleRef is immutable). A failure after the
  *   first write is recorded with what exists (core/partial.ts).
  * - read: four GETs; the live objects as inputs plus drift lines; an import (`namespace/serviceAccount`) reads
