@@ -3,36 +3,21 @@
  * cluster, the machine pool taking their cloudInit output as guestCredentials, and both kept secret.
  */
 import assert from 'node:assert/strict';
-import * as pulumi from '@pulumi/pulumi';
 import { SECRET_SIG_KEY } from '../../runner/secrets';
+import { loadWithMocks, settle, type MockedProgram } from '../support/program-mocks';
 
 describe('example: guest-cluster-credentials under pulumi.runtime.setMocks', function () {
   this.timeout(60_000);
-  const registered: { type: string; name: string; inputs: Record<string, any> }[] = [];
-  let program: Record<string, pulumi.Output<unknown>>;
+  let program: MockedProgram['program'];
+  let find: MockedProgram['byType'];
+  const byType = (className: string) => find(className)!;
 
   before(async () => {
-    await pulumi.runtime.setMocks(
-      {
-        newResource(args) {
-          registered.push({ type: args.type, name: args.name, inputs: args.inputs });
-          const state: Record<string, unknown> = { ...args.inputs };
-          if (args.type.endsWith(':GuestClusterCredentials')) {
-            Object.assign(state, { serviceAccountName: args.inputs.clusterName, cloudConfig: 'kubeconfig', cloudInit: '#cloud-config\nwrite_files: []\n' });
-          }
-          if (args.type.endsWith(':HarvesterMachinePool')) state.machines = [0, 1, 2].map((i) => ({ index: i, name: `${args.inputs.name}-${i}`, ready: true }));
-          return { id: `default/${args.name}`, state };
-        },
-        call: () => ({}),
-      },
-      'guest-cluster-credentials',
-      'prod',
-    );
-    program = require('../../examples/guest-cluster-credentials');
+    ({ program, byType: find } = await loadWithMocks('../../examples/guest-cluster-credentials', 'guest-cluster-credentials', 'prod', {
+      GuestClusterCredentials: (inputs) => ({ serviceAccountName: inputs.clusterName, cloudConfig: 'kubeconfig', cloudInit: '#cloud-config\nwrite_files: []\n' }),
+      HarvesterMachinePool: (inputs) => ({ machines: [0, 1, 2].map((i) => ({ index: i, name: `${inputs.name}-${i}`, ready: true })) }),
+    }));
   });
-
-  const settle = <T>(o: pulumi.Output<T>) => new Promise<T>((resolve) => o.apply(resolve));
-  const byType = (suffix: string) => registered.find((r) => r.type === `pulumi-nodejs:dynamic/harvester:${suffix}`)!;
 
   it('names the credentials after the guest cluster, in the VMs\' namespace', async () => {
     assert.equal(await settle(program.serviceAccount), 'prod-apps');

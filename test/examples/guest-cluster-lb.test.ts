@@ -3,37 +3,24 @@
  * selects the pool's VMs and draws from the guest cluster's pool) and secrets.
  */
 import assert from 'node:assert/strict';
-import * as pulumi from '@pulumi/pulumi';
 import { SECRET_SIG_KEY } from '../../runner/secrets';
+import { loadWithMocks, settle, type MockedProgram } from '../support/program-mocks';
 
 describe('example: guest-cluster-lb under pulumi.runtime.setMocks', function () {
   this.timeout(60_000);
-  const registered: { type: string; name: string; inputs: Record<string, any> }[] = [];
-  let program: Record<string, pulumi.Output<unknown>>;
+  let program: MockedProgram['program'];
+  let find: MockedProgram['byType'];
+  const byType = (className: string) => find(className)!;
 
   before(async () => {
-    await pulumi.runtime.setMocks(
-      {
-        newResource(args) {
-          registered.push({ type: args.type, name: args.name, inputs: args.inputs });
-          const state: Record<string, unknown> = { ...args.inputs };
-          if (args.type.endsWith(':HarvesterMachinePool')) {
-            state.backendSelector = { 'harvester-iac.io/resource-name': [args.inputs.name] };
-            state.machines = [0, 1, 2].map((i) => ({ index: i, name: `${args.inputs.name}-${i}`, ready: true }));
-          }
-          if (args.type.endsWith(':HarvesterLoadBalancer')) Object.assign(state, { address: '172.16.100.230', backendServers: ['10.0.0.1', '10.0.0.2', '10.0.0.3'] });
-          return { id: `default/${args.name}`, state };
-        },
-        call: () => ({}),
-      },
-      'guest-cluster-lb',
-      'prod',
-    );
-    program = require('../../examples/guest-cluster-lb');
+    ({ program, byType: find } = await loadWithMocks('../../examples/guest-cluster-lb', 'guest-cluster-lb', 'prod', {
+      HarvesterMachinePool: (inputs) => ({
+        backendSelector: { 'harvester-iac.io/resource-name': [inputs.name] },
+        machines: [0, 1, 2].map((i) => ({ index: i, name: `${inputs.name}-${i}`, ready: true })),
+      }),
+      HarvesterLoadBalancer: () => ({ address: '172.16.100.230', backendServers: ['10.0.0.1', '10.0.0.2', '10.0.0.3'] }),
+    }));
   });
-
-  const settle = <T>(o: pulumi.Output<T>) => new Promise<T>((resolve) => o.apply(resolve));
-  const byType = (suffix: string) => registered.find((r) => r.type === `pulumi-nodejs:dynamic/harvester:${suffix}`)!;
 
   it('labels the workers for the guest cluster and keeps their user data secret', async () => {
     await settle(program.ingressAddress);

@@ -3,45 +3,26 @@
  * the serialized provider), without any engine or cluster.
  */
 import assert from 'node:assert/strict';
-import * as pulumi from '@pulumi/pulumi';
 import { SECRET_SIG_KEY } from '../../runner/secrets';
-
-interface Registered {
-  type: string;
-  name: string;
-  inputs: Record<string, any>;
-}
+import { loadWithMocks, settle, type MockedProgram, type Registered } from '../support/program-mocks';
 
 describe('example: quickstart under pulumi.runtime.setMocks', function () {
   this.timeout(60_000);
-  const registered: Registered[] = [];
-  let program: Record<string, pulumi.Output<unknown>>;
+  let registered: Registered[];
+  let program: MockedProgram['program'];
+  let byType: MockedProgram['byType'];
 
   before(async () => {
-    await pulumi.runtime.setMocks(
-      {
-        newResource(args) {
-          registered.push({ type: args.type, name: args.name, inputs: args.inputs });
-          const state: Record<string, unknown> = { ...args.inputs };
-          if (args.type.endsWith(':TopologyLabels')) state.zones = ['eu-west-a', 'eu-west-b', 'eu-west-c'];
-          if (args.type.endsWith(':HarvesterMachinePool')) {
-            state.machines = [0, 1, 2].map((i) => ({ index: i, name: `workers-${i}`, zone: `eu-west-${'abc'[i]}`, ip: `10.0.0.${i}`, ready: true }));
-            state.readyCount = 3;
-            state.backendSelector = { 'harvester-iac.io/resource-name': ['workers'] };
-          }
-          if (args.type.endsWith(':HarvesterLoadBalancer')) state.address = '172.16.100.200';
-          return { id: `default/${args.name}`, state };
-        },
-        call: () => ({}),
-      },
-      'harvester-quickstart',
-      'dev',
-    );
-    program = require('../../examples/quickstart');
+    ({ registered, program, byType } = await loadWithMocks('../../examples/quickstart', 'harvester-quickstart', 'dev', {
+      TopologyLabels: () => ({ zones: ['eu-west-a', 'eu-west-b', 'eu-west-c'] }),
+      HarvesterMachinePool: () => ({
+        machines: [0, 1, 2].map((i) => ({ index: i, name: `workers-${i}`, zone: `eu-west-${'abc'[i]}`, ip: `10.0.0.${i}`, ready: true })),
+        readyCount: 3,
+        backendSelector: { 'harvester-iac.io/resource-name': ['workers'] },
+      }),
+      HarvesterLoadBalancer: () => ({ address: '172.16.100.200' }),
+    }));
   });
-
-  const settle = <T>(o: pulumi.Output<T>) => new Promise<T>((resolve) => o.apply(resolve));
-  const byType = (suffix: string) => registered.find((r) => r.type === `pulumi-nodejs:dynamic/harvester:${suffix}`);
 
   it('registers every resource under its permanent type token', async () => {
     await settle(program.apiServerAddress);
