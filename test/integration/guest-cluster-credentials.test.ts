@@ -133,4 +133,19 @@ describe('GuestClusterCredentials handlers: what the token may do, rotation, dri
     assert.deepEqual(t.emulator.journal.entries({ since: mark }).filter((e) => e.verb !== 'get' && e.verb !== 'list'), []);
     await admin.serviceAccounts.delete('gc-f', { namespace: 'default' });
   });
+
+  it('check refuses, with no write, a cluster without Harvester\'s csi-driver ClusterRole, naming bindCsiDriverRole and the way out', async () => {
+    const role = (await admin.clusterRoles.get('harvesterhci.io:csi-driver'))!;
+    await admin.clusterRoles.delete('harvesterhci.io:csi-driver');
+    try {
+      const mark = t.emulator.journal.mark();
+      const r = await creds.check({}, args('gc-r'));
+      assert.deepEqual(r.failures?.map((f) => f.property), ['bindCsiDriverRole']);
+      assert.match(r.failures![0].reason, /ClusterRole harvesterhci\.io:csi-driver does not exist on the cluster .*set bindCsiDriverRole to false/s);
+      assert.deepEqual((await creds.check({}, args('gc-r', { bindCsiDriverRole: false }))).failures ?? [], []);
+      assert.deepEqual(t.emulator.journal.entries({ since: mark }).filter((e) => e.verb !== 'get' && e.verb !== 'list'), []);
+    } finally {
+      await admin.clusterRoles.create({ apiVersion: role.apiVersion, kind: role.kind, metadata: { name: role.metadata.name, labels: role.metadata.labels }, rules: (role as KubeObject & { rules?: unknown }).rules } as KubeObject);
+    }
+  });
 });
