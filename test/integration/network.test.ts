@@ -58,7 +58,10 @@ describe('HarvesterNetwork handlers: check, lifecycle, drift, import and delete'
         const r = await networks.check({}, args('n', c.args));
         const properties = (r.failures ?? []).map((f) => f.property);
         assert.deepEqual(properties, c.refused ? [c.refused.property] : [], JSON.stringify(r.failures));
-        for (const f of r.failures ?? []) assert.ok(f.reason.startsWith(`${f.property}: `), f.reason);
+        for (const f of r.failures ?? []) {
+          assert.ok(f.reason.startsWith(`${f.property}: `), f.reason);
+          assert.match(f.reason.slice(f.property.length + 2), c.refused!.check);
+        }
         assert.equal((await client.networks.list({})).items.length, before, 'check wrote nothing');
       });
     }

@@ -21,8 +21,11 @@ export interface NetworkRuleCase {
   existing?: Existing[];
   /** The HarvesterNetwork inputs (name "n", namespace "default"). */
   args: Obj;
-  /** Refused: the check failure's property; the webhook's hook and reason (undefined: Harvester admits it). */
-  refused?: { property: string; webhook?: { hook: 'mutator' | 'validator'; reason: string | RegExp } };
+  /**
+   * Refused: the check failure's property and what its message says (after "<property>: "); the webhook's hook and
+   * reason (undefined: Harvester admits it).
+   */
+  refused?: { property: string; check: RegExp; webhook?: { hook: 'mutator' | 'validator'; reason: string | RegExp } };
   /** Admitted by Harvester: its ready label. */
   readyLabel?: 'true' | 'false';
 }
@@ -52,40 +55,40 @@ export const NETWORK_RULE_CASES: NetworkRuleCase[] = [
     args: { vlan: 22, clusterNetwork: 'data' },
     readyLabel: 'true',
   },
-  { label: 'VLAN 4095', args: { vlan: 4095 }, refused: { property: 'vlan', webhook: { hook: 'validator', reason: 'vlan 4095 is out of range [0 .. 4094]' } } },
+  { label: 'VLAN 4095', args: { vlan: 4095 }, refused: { property: 'vlan', check: /^must be a VLAN id 1–4094/, webhook: { hook: 'validator', reason: 'vlan 4095 is out of range [0 .. 4094]' } } },
   {
     label: 'a cluster network name longer than 12 (its bridge name is over 15)',
     args: { vlan: 20, clusterNetwork: 'storage-fast1' },
-    refused: { property: 'clusterNetwork', webhook: { hook: 'mutator', reason: "the length of the bridge name storage-fast1-br can't be more than 15" } },
+    refused: { property: 'clusterNetwork', check: /^must be at most 12 characters \(Harvester names its bridge/, webhook: { hook: 'mutator', reason: "the length of the bridge name storage-fast1-br can't be more than 15" } },
   },
   {
     label: 'a cluster network that does not exist',
     args: { vlan: 20, clusterNetwork: 'absent' },
-    refused: { property: 'clusterNetwork', webhook: { hook: 'mutator', reason: /^nad refers to a none-existing cluster network absent or error / } },
+    refused: { property: 'clusterNetwork', check: /^ClusterNetwork absent does not exist .*create it and a VlanConfig attaching hosts, or use "mgmt"/, webhook: { hook: 'mutator', reason: /^nad refers to a none-existing cluster network absent or error / } },
   },
   {
     // Harvester admits it, labelled not ready: no VM could be scheduled on it, so check refuses it at preview.
     label: 'a cluster network no host is attached to',
     existing: [clusterNetwork('idle'), vlanConfig('idle-none', 'idle', { 'kubernetes.io/hostname': 'no-such-host' })],
     args: { vlan: 20, clusterNetwork: 'idle' },
-    refused: { property: 'clusterNetwork' },
+    refused: { property: 'clusterNetwork', check: /^no host is attached to ClusterNetwork idle .*add a VlanConfig with the hosts' uplink NICs, or use "mgmt"/ },
     readyLabel: 'false',
   },
   {
     label: 'a manual route with a zero-prefix CIDR',
     args: { vlan: 20, route: { mode: 'manual', cidr: '10.0.0.0/0', gateway: '10.0.0.1' } },
-    refused: { property: 'route.cidr', webhook: { hook: 'validator', reason: 'the CIDR 10.0.0.0/0 is invalid' } },
+    refused: { property: 'route.cidr', check: /^"10\.0\.0\.0\/0" is not an IPv4 CIDR with a non-zero prefix .*e\.g\. "192\.168\.20\.0\/24"/, webhook: { hook: 'validator', reason: 'the CIDR 10.0.0.0/0 is invalid' } },
   },
   {
     label: 'a manual route with a gateway that is not an address',
     args: { vlan: 20, route: { mode: 'manual', cidr: '10.0.0.0/24', gateway: '10.0.0' } },
-    refused: { property: 'route.gateway', webhook: { hook: 'validator', reason: 'the gateway 10.0.0 is invalid' } },
+    refused: { property: 'route.gateway', check: /^"10\.0\.0" is not an IPv4 address .*e\.g\. "192\.168\.20\.1"/, webhook: { hook: 'validator', reason: 'the gateway 10.0.0 is invalid' } },
   },
   {
     label: "the storage network's exclusive VLAN",
     existing: [storageNetwork],
     args: { vlan: 2011 },
-    refused: { property: 'vlan', webhook: { hook: 'validator', reason: 'vlan 2011 is exclusively reserved for storage network' } },
+    refused: { property: 'vlan', check: /^2011 is exclusively reserved for the storage network \(harvester-system\/storagenetwork-x\).*choose another VLAN/, webhook: { hook: 'validator', reason: 'vlan 2011 is exclusively reserved for storage network' } },
   },
 ];
 
