@@ -40,6 +40,8 @@ describe('HarvesterImage check: upstream\'s image admission rules, as the emulat
         assert.deepEqual(writes, [], 'check wrote to the cluster');
         if (c.refused) assert.deepEqual((r.failures ?? []).map((f) => f.property), [c.refused.property], JSON.stringify(r.failures));
         else assert.deepEqual(r.failures ?? [], []);
+        for (const f of r.failures ?? []) assert.match(f.reason, new RegExp(`^${f.property}: `), f.reason);
+        for (const f of r.failures ?? []) assert.match(f.reason.slice(f.property.length + 2), c.refused!.check);
       } finally {
         for (const e of c.existing?.images ?? []) await client.images.delete(e.name, { namespace: 'default' });
       }

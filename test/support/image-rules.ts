@@ -18,8 +18,11 @@ export interface ImageRuleCase {
   existing?: { images?: { name: string; displayName: string }[] };
   /** The new image's HarvesterImage inputs (name "img"); what the model would refuse is written as is. */
   args: Record<string, unknown>;
-  /** Refused: the check failure's property, and the apiserver's status code and message (exact). */
-  refused?: { property: string; code: number; message: string };
+  /**
+   * Refused: the check failure's property and what its message says (after "<property>: "), and the apiserver's
+   * status code and message (exact).
+   */
+  refused?: { property: string; check: RegExp; code: number; message: string };
 }
 
 const URL = 'http://example.com/image.iso';
@@ -38,57 +41,57 @@ export const IMAGE_RULE_CASES: ImageRuleCase[] = [
     label: 'an empty display name',
     upstream: 'TestCheckDisplayName "rejects empty displayName" (V2)',
     args: { displayName: '', url: URL },
-    refused: { property: 'displayName', code: 422, message: `${WEBHOOK}displayName is required` },
+    refused: { property: 'displayName', check: /^must not be empty \(Harvester requires a display name\)/, code: 422, message: `${WEBHOOK}displayName is required` },
   },
   {
     label: 'a display name of 64 characters',
     upstream: 'TestCheckDisplayName "rejects displayName with more than 63 chars" (V1)',
     args: { displayName: 'a'.repeat(64), url: URL },
-    refused: { property: 'displayName', code: 422, message: labelRefusal('a'.repeat(64), 'must be no more than 63 characters') },
+    refused: { property: 'displayName', check: /^must be a Kubernetes label value: at most 63 letters/, code: 422, message: labelRefusal('a'.repeat(64), 'must be no more than 63 characters') },
   },
   {
     label: 'a display name that is not a label value',
     upstream: 'TestCheckDisplayName "rejects displayName with invalid Kubernetes label value" (V1)',
     args: { displayName: 'Invalid/Name', url: URL },
-    refused: { property: 'displayName', code: 422, message: labelRefusal('Invalid/Name', LABEL_RULE) },
+    refused: { property: 'displayName', check: /^must be a Kubernetes label value: at most 63 letters/, code: 422, message: labelRefusal('Invalid/Name', LABEL_RULE) },
   },
   {
     label: 'a display name another image of the namespace has',
     upstream: 'TestCheckDisplayName "rejects duplicate displayName" (V3)',
     existing: { images: [{ name: 'existing-image', displayName: 'duplicate-name' }] },
     args: { displayName: 'duplicate-name', url: URL },
-    refused: { property: 'displayName', code: 409, message: `${WEBHOOK}A resource with the same name exists` },
+    refused: { property: 'displayName', check: /^\"duplicate-name\" is already the display name of VirtualMachineImage default\/existing-image .*set another displayName/, code: 409, message: `${WEBHOOK}A resource with the same name exists` },
   },
-  { label: 'an empty URL', upstream: 'V5', args: { url: '' }, refused: { property: 'url', code: 422, message: `${WEBHOOK}url is required` } },
+  { label: 'an empty URL', upstream: 'V5', args: { url: '' }, refused: { property: 'url', check: /^must not be empty/, code: 422, message: `${WEBHOOK}url is required` } },
   {
     label: 'a URL whose host holds a space',
     upstream: 'V6 (Go url.Parse)',
     args: { url: 'http://a b/x.img' },
-    refused: { property: 'url', code: 422, message: `${WEBHOOK}url is invalid: parse "http://a b/x.img": invalid character " " in host name` },
+    refused: { property: 'url', check: /^is not an absolute URL: write it as http\(s\):\/\/host\/path/, code: 422, message: `${WEBHOOK}url is invalid: parse "http://a b/x.img": invalid character " " in host name` },
   },
   {
     label: 'a URL with a broken %-escape',
     upstream: 'V6 (Go url.Parse)',
     args: { url: 'http://example.com/%zz.img' },
-    refused: { property: 'url', code: 422, message: `${WEBHOOK}url is invalid: parse "http://example.com/%zz.img": invalid URL escape "%zz"` },
+    refused: { property: 'url', check: /^holds \"%zz\", which is not a %-escape .*write \"%25\" for a literal \"%\"/, code: 422, message: `${WEBHOOK}url is invalid: parse "http://example.com/%zz.img": invalid URL escape "%zz"` },
   },
   {
     label: 'a URL with a port that is not a number',
     upstream: 'V6 (Go url.Parse)',
     args: { url: 'http://example.com:port/x.img' },
-    refused: { property: 'url', code: 422, message: `${WEBHOOK}url is invalid: parse "http://example.com:port/x.img": invalid port ":port" after host` },
+    refused: { property: 'url', check: /^is not an absolute URL: write it as http\(s\):\/\/host\/path/, code: 422, message: `${WEBHOOK}url is invalid: parse "http://example.com:port/x.img": invalid port ":port" after host` },
   },
   {
     label: 'a base StorageClass that does not exist',
     upstream: 'M3 (getSC: the cache\'s NotFound, a plain error)',
     args: { url: URL, storageClass: 'no-such-class' },
-    refused: { property: 'storageClass', code: 500, message: `${MUTATOR}storageclass.storage.k8s.io "no-such-class" not found` },
+    refused: { property: 'storageClass', check: /^StorageClass no-such-class does not exist .*create it, or leave storageClass out to use the default/, code: 500, message: `${MUTATOR}storageclass.storage.k8s.io "no-such-class" not found` },
   },
   {
     label: 'another image\'s StorageClass as the base',
     upstream: 'M3 (getSC)',
     args: { url: URL, storageClass: 'longhorn-ubuntu-22.04-server-cloudimg' },
-    refused: { property: 'storageClass', code: 500, message: `${MUTATOR}can not use a backing image storageClass as the base storageClass template` },
+    refused: { property: 'storageClass', check: /^StorageClass longhorn-ubuntu-22\.04-server-cloudimg is the storage class of an image .*name a StorageClass of your own/, code: 500, message: `${MUTATOR}can not use a backing image storageClass as the base storageClass template` },
   },
   { label: 'the default StorageClass named as the base', upstream: 'M3, M4', args: { url: URL, storageClass: 'harvester-longhorn' } },
 ];
