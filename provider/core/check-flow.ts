@@ -5,7 +5,7 @@
  */
 import { ProviderError, errorMessage } from './errors';
 import { unchangedReferencesDropped } from './input-errors';
-import type { CheckFailure, CheckResult } from './types';
+import type { CheckFailure, CheckResult, DiffResult } from './types';
 import { isUnknown } from './unknowns';
 import type { ModelValidation } from './validate-model';
 import { declaredInProgram } from './program-refs';
@@ -53,4 +53,12 @@ export function parseChecked<T>(resource: string, raw: Raw, validate: (raw: Raw)
   throw new ProviderError('InvalidInputs', `The ${resource} inputs are invalid:\n${v.failures.map((f) => `  - ${f.reason}`).join('\n')}\n`, {
     fix: 'Fix the inputs above and run again.',
   });
+}
+
+/**
+ * The diff of an object whose replacement takes over its name (every resource here names its objects): Kubernetes
+ * refuses a second object of that name, so the old one must be deleted before the new one is made.
+ */
+export function deleteBeforeReplaceDiff(d: { changes: boolean; replaces: string[] }): DiffResult {
+  return { changes: d.changes, replaces: d.replaces, deleteBeforeReplace: d.replaces.length > 0 };
 }

@@ -20,7 +20,7 @@ import type { KubeObject, RoleBinding, Secret } from '../../client/objects';
 import { notOwnedError, type OwnerIdentity } from '../../client/ownership';
 import { registerSecret } from '../../client/redact';
 import type { ResourceClient } from '../../client/resource-client';
-import { checkInputs, parseChecked, userInputs } from '../../core/check-flow';
+import { checkInputs, deleteBeforeReplaceDiff, parseChecked, userInputs } from '../../core/check-flow';
 import { connectionFor } from '../../core/connection';
 import { ProviderError } from '../../core/errors';
 import { parseDuration } from '../../core/duration';
@@ -216,7 +216,7 @@ export function createGuestClusterCredentialsProvider(options: GuestClusterCrede
     async diff(_id: string, olds: Raw, news: Raw): Promise<DiffResult> {
       const d = diffInputs(olds as Recorded, userInputs(news) as Partial<GuestClusterCredentialsInputs>);
       // Fixed names: the old objects must go before the new ones are made (trap 7).
-      return { changes: d.changes, replaces: d.replaces, deleteBeforeReplace: d.replaces.length > 0 };
+      return deleteBeforeReplaceDiff(d);
     },
 
     async create(raw: Raw): Promise<CreateResult<GuestClusterCredentialsOutputs>> {

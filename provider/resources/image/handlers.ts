@@ -21,7 +21,7 @@ import { waitFor, waitForDeletion } from '../../await';
 import { HarvesterClient } from '../../client/harvester-client';
 import type { PersistentVolumeClaim, VirtualMachineImage } from '../../client/objects';
 import { assertOwned, isOwnedBy } from '../../client/ownership';
-import { checkInputs, parseChecked, userInputs } from '../../core/check-flow';
+import { checkInputs, deleteBeforeReplaceDiff, parseChecked, userInputs } from '../../core/check-flow';
 import { connectionFor } from '../../core/connection';
 import { parseDuration } from '../../core/duration';
 import { ProviderError } from '../../core/errors';
@@ -148,7 +148,7 @@ export function createImageProvider(options: ImageProviderOptions = {}) {
 
     async diff(_id: string, olds: Raw, news: Raw): Promise<DiffResult> {
       const d = diffInputs(olds as Partial<ImageOutputs>, userInputs(news) as Partial<ImageInputs>);
-      return { changes: d.changes, replaces: d.replaces, deleteBeforeReplace: d.replaces.length > 0 };
+      return deleteBeforeReplaceDiff(d);
     },
 
     async create(raw: Raw): Promise<CreateResult<ImageOutputs>> {

@@ -20,7 +20,7 @@ import type { IPPool } from '../../client/objects';
 import { assertOwned, isOwnedBy, notOwnedError } from '../../client/ownership';
 import { connectionFor } from '../../core/connection';
 import { parseDuration } from '../../core/duration';
-import { checkInputs, parseChecked, userInputs } from '../../core/check-flow';
+import { checkInputs, deleteBeforeReplaceDiff, parseChecked, userInputs } from '../../core/check-flow';
 import { withoutUnrecorded } from '../../core/imported';
 import { ProviderError } from '../../core/errors';
 import { recordPartial, unfinishedLines, type WriteOperation } from '../../core/partial';
@@ -144,7 +144,7 @@ export function createIPPoolProvider(options: IPPoolProviderOptions = {}) {
 
     async diff(_id: string, olds: Raw, news: Raw): Promise<DiffResult> {
       const d = diffInputs(olds as Partial<IPPoolOutputs>, userInputs(news) as Partial<IPPoolInputs>);
-      return { changes: d.changes, replaces: d.replaces, deleteBeforeReplace: d.replaces.length > 0 };
+      return deleteBeforeReplaceDiff(d);
     },
 
     async create(raw: Raw): Promise<CreateResult<IPPoolOutputs>> {

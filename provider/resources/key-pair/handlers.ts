@@ -19,7 +19,7 @@ import type { KeyPair } from '../../client/objects';
 import { assertOwned, isOwnedBy, notOwnedError } from '../../client/ownership';
 import { connectionFor } from '../../core/connection';
 import { parseDuration } from '../../core/duration';
-import { checkInputs, parseChecked, userInputs } from '../../core/check-flow';
+import { checkInputs, deleteBeforeReplaceDiff, parseChecked, userInputs } from '../../core/check-flow';
 import { withoutUnrecorded } from '../../core/imported';
 import { recordPartial, unfinishedLines, type WriteOperation } from '../../core/partial';
 import type { CheckFailure, CheckResult, CreateResult, DiffResult, ReadResult, UpdateResult } from '../../core/types';
@@ -107,7 +107,7 @@ export function createKeyPairProvider(options: KeyPairProviderOptions = {}) {
     async diff(_id: string, olds: Raw, news: Raw): Promise<DiffResult> {
       const d = diffInputs(olds as Partial<KeyPairOutputs>, userInputs(news) as Partial<KeyPairInputs>);
       // The same namespace/name: the old key pair must go before the new one is made.
-      return { changes: d.changes, replaces: d.replaces, deleteBeforeReplace: d.replaces.length > 0 };
+      return deleteBeforeReplaceDiff(d);
     },
 
     async create(raw: Raw): Promise<CreateResult<KeyPairOutputs>> {

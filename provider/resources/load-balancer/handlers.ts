@@ -21,7 +21,7 @@ import type { LoadBalancer } from '../../client/objects';
 import { assertOwned, isOwnedBy, notOwnedError } from '../../client/ownership';
 import { connectionFor } from '../../core/connection';
 import { parseDuration } from '../../core/duration';
-import { checkInputs, parseChecked, userInputs, type CheckContext } from '../../core/check-flow';
+import { checkInputs, deleteBeforeReplaceDiff, parseChecked, userInputs, type CheckContext } from '../../core/check-flow';
 import { errorMessage } from '../../core/errors';
 import { withoutUnrecorded } from '../../core/imported';
 import { recordPartial, unfinishedLines, type WriteOperation } from '../../core/partial';
@@ -205,7 +205,7 @@ export function createLoadBalancerProvider(options: LoadBalancerProviderOptions 
 
     async diff(_id: string, olds: Raw, news: Raw): Promise<DiffResult> {
       const d = diffInputs(olds as Partial<LoadBalancerOutputs>, userInputs(news) as Partial<LoadBalancerInputs>);
-      return { changes: d.changes, replaces: d.replaces, deleteBeforeReplace: d.replaces.length > 0 };
+      return deleteBeforeReplaceDiff(d);
     },
 
     async create(raw: Raw): Promise<CreateResult<LoadBalancerOutputs>> {

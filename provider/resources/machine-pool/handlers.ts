@@ -14,6 +14,7 @@
  * The kubeconfig travels as an input (secret) and in outputs (kept secret by Pulumi under the same name),
  * because read and delete receive only outputs.
  */
+import { userInputs as withoutHiddenInputs } from '../../core/check-flow';
 import { HarvesterClient } from '../../client/harvester-client';
 import { unchangedReferencesDropped } from '../../core/input-errors';
 import { connectionFor } from '../../core/connection';
@@ -65,7 +66,7 @@ type Raw = Record<string, unknown>;
  * kubeconfig is registered by the client layer when it is loaded).
  */
 function userInputs(raw: Raw | undefined): Raw {
-  const inputs = Object.fromEntries(Object.entries(raw ?? {}).filter(([k]) => !k.startsWith('__')));
+  const inputs = withoutHiddenInputs(raw);
   for (const key of SECRET_INPUTS) {
     const value = inputs[key];
     // A kubeconfig may be a file path, which must stay readable in messages: kube-config.ts registers its content.

@@ -17,7 +17,7 @@ import { waitFor, waitForDeletion } from '../../await';
 import { HarvesterClient } from '../../client/harvester-client';
 import type { NetworkAttachmentDefinition, VlanConfig } from '../../client/objects';
 import { assertOwned, isOwnedBy, notOwnedError } from '../../client/ownership';
-import { checkInputs, parseChecked, userInputs } from '../../core/check-flow';
+import { checkInputs, deleteBeforeReplaceDiff, parseChecked, userInputs } from '../../core/check-flow';
 import { connectionFor } from '../../core/connection';
 import { parseDuration } from '../../core/duration';
 import { ProviderError } from '../../core/errors';
@@ -156,7 +156,7 @@ export function createNetworkProvider(options: NetworkProviderOptions = {}) {
 
     async diff(_id: string, olds: Raw, news: Raw): Promise<DiffResult> {
       const d = diffInputs(olds as Partial<NetworkOutputs>, userInputs(news) as Partial<NetworkInputs>);
-      return { changes: d.changes, replaces: d.replaces, deleteBeforeReplace: d.replaces.length > 0 };
+      return deleteBeforeReplaceDiff(d);
     },
 
     async create(raw: Raw): Promise<CreateResult<NetworkOutputs>> {

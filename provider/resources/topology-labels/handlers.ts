@@ -14,6 +14,7 @@
  * The kubeconfigs travel as inputs (secret) and in outputs under the same names (kept secret by Pulumi),
  * because read and delete receive only outputs.
  */
+import { deleteBeforeReplaceDiff, userInputs } from '../../core/check-flow';
 import { connectionFor } from '../../core/connection';
 import type { Clock } from '../../await/clock';
 import { systemClock } from '../../await/clock';
@@ -57,11 +58,6 @@ function harvesterCredentials(props: Props): { kubeconfig?: string; context?: st
 /** The guest cluster's credentials (a secret input of this resource; not stack config: one per guest). */
 function guestCredentials(props: Props): { kubeconfig?: string; context?: string } {
   return { kubeconfig: props.guestKubeconfig, context: props.guestContext };
-}
-
-/** The user's inputs (keys starting with "__", such as `__provider`, dropped). Kubeconfig contents are registered for redaction when loaded. */
-function userInputs(raw: Raw | undefined): Raw {
-  return Object.fromEntries(Object.entries(raw ?? {}).filter(([k]) => !k.startsWith('__')));
 }
 
 function parseInputs(raw: Raw): TopologyLabelsInputs {
@@ -212,7 +208,7 @@ export function createTopologyLabelsProvider(options: TopologyLabelsProviderOpti
     /** diff compares recorded outputs with the new inputs (diff.ts). */
     async diff(_id: string, olds: Raw, news: Raw): Promise<DiffResult> {
       const d = diffInputs(olds as Partial<TopologyLabelsOutputs>, userInputs(news));
-      return { changes: d.changes, replaces: d.replaces, deleteBeforeReplace: d.replaces.length > 0 };
+      return deleteBeforeReplaceDiff(d);
     },
 
     /** create labels the hosts, remembering what they had. */
