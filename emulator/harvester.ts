@@ -20,7 +20,7 @@ import { createNetworkControllers } from './controllers/network-controller';
 import { imageStages } from './controllers/image-stages';
 import { keyPairStages } from './controllers/keypair-stages';
 import { migrationStages, migrationsOfVmi } from './controllers/migration-stages';
-import { field } from './controllers/object-util';
+import { field } from './util/objects';
 import { HarvesterDelays, HarvesterOptions, resolveHarvesterOptions, ResolvedHarvesterOptions } from './controllers/options';
 import { pvcStages } from './controllers/pvc-stages';
 import { Controller, ControllerError, ErrorLog, objectKey } from './controllers/runtime';

@@ -4,10 +4,10 @@
  * address from the configured range (hashed from the LB key), skipping addresses other LBs already show.
  */
 import { KubeObject } from '../api/types';
-import { fnv1a } from './hashing';
-import { formatIPv4, parseIPv4 } from './ipv4';
+import { fnv1a } from '../util/hashing';
+import { formatIPv4, parseIPv4 } from '../util/ipv4';
 import { DhcpRange } from './options';
-import { field } from './object-util';
+import { field } from '../util/objects';
 import { objectKey } from './runtime';
 
 /** The lease for `key` (`namespace/name`), or undefined when the range is exhausted or invalid. */

@@ -14,7 +14,7 @@
 import { parse } from 'yaml';
 import { KindInfo, KubeObject, StoreReader } from '../api/types';
 import type { HarvesterKinds } from './kinds';
-import { field, specOf } from './object-util';
+import { field, specOf } from '../util/objects';
 
 const AGENT = 'qemu-guest-agent';
 const AGENT_UNITS = new Set([AGENT, `${AGENT}.service`]);

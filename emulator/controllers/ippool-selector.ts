@@ -6,8 +6,8 @@
  * where an empty project/guestCluster in a pool's scope matches anything.
  */
 import { KubeObject } from '../api/types';
-import { ANN_LB_CLUSTER, ANN_LB_NAMESPACE, ANN_LB_NETWORK, ANN_LB_PROJECT } from './names';
-import { field } from './object-util';
+import { ANN_LB_CLUSTER, ANN_LB_NAMESPACE, ANN_LB_NETWORK, ANN_LB_PROJECT } from '../util/names';
+import { field } from '../util/objects';
 
 /** One scope tuple. */
 export interface ScopeTuple {

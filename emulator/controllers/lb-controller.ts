@@ -19,10 +19,10 @@ import { Clock } from '../clock';
 import { KubeObject, Store } from '../api/types';
 import { dhcpLease } from './dhcp';
 import { allocateAddress, allocatedAddressOf, rangeSetLabel, rangeSetOf } from './ipam';
-import { formatIPv4, parseIPv4 } from './ipv4';
+import { formatIPv4, parseIPv4 } from '../util/ipv4';
 import { HarvesterKinds } from './kinds';
 import { backendAddresses } from './lb-backends';
-import { DHCP_ASK_ADDRESS, FINALIZER_LB } from './names';
+import { DHCP_ASK_ADDRESS, FINALIZER_LB } from '../util/names';
 import {
   addFinalizer,
   clone,
@@ -35,7 +35,7 @@ import {
   statusOf,
   timestamp,
   writeChanges,
-} from './object-util';
+} from '../util/objects';
 import { ResolvedHarvesterOptions } from './options';
 import { formatRequirement, requirementOf, selectPool } from './ippool-selector';
 import { Controller, ErrorSink, objectKey, splitKey } from './runtime';

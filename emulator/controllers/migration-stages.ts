@@ -18,10 +18,10 @@
  * `spec.addedNodeSelector`, which cannot override them), never the source host, least loaded first.
  */
 import { KubeObject, Store } from '../api/types';
-import { fnv1a } from './hashing';
+import { fnv1a } from '../util/hashing';
 import { HarvesterKinds } from './kinds';
-import { FINALIZER_MIGRATION, LABEL_MIGRATION_VMI } from './names';
-import { enterPhase, field, hasFinalizer, isDeleting, removeFinalizer, specOf, statusOf, timestamp } from './object-util';
+import { FINALIZER_MIGRATION, LABEL_MIGRATION_VMI } from '../util/names';
+import { enterPhase, field, hasFinalizer, isDeleting, removeFinalizer, specOf, statusOf, timestamp } from '../util/objects';
 import { ResolvedHarvesterOptions } from './options';
 import { placeVmi, vmisPerNode } from './scheduler';
 import { Stage } from './stages';

@@ -7,7 +7,7 @@
  */
 import { LabelRequirement, LabelSelector } from '../api/selectors';
 import { KubeObject } from '../api/types';
-import { field, findCondition } from './object-util';
+import { field, findCondition } from '../util/objects';
 
 interface Requirement {
   key: string;

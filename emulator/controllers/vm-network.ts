@@ -6,10 +6,10 @@
 import { KubeObject, StoreReader } from '../api/types';
 import { HarvesterKinds } from './kinds';
 import { ResolvedHarvesterOptions } from './options';
-import { deterministicMac, fnv1a } from './hashing';
-import { Cidr, formatIPv4, hostRange, parseCidr, parseIPv4 } from './ipv4';
-import { ANN_MAC_ADDRESS, ANN_NETWORK_ROUTE } from './names';
-import { field } from './object-util';
+import { deterministicMac, fnv1a } from '../util/hashing';
+import { Cidr, formatIPv4, hostRange, parseCidr, parseIPv4 } from '../util/ipv4';
+import { ANN_MAC_ADDRESS, ANN_NETWORK_ROUTE } from '../util/names';
+import { field } from '../util/objects';
 import { objectKey } from './runtime';
 
 /** One NIC of a VMI spec with its network. */

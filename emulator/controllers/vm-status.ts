@@ -5,7 +5,7 @@
  * from the VMI.
  */
 import { KubeObject } from '../api/types';
-import { Condition, dropCondition, field, findCondition, isDeleting, setCondition, specOf } from './object-util';
+import { Condition, dropCondition, field, findCondition, isDeleting, setCondition, specOf } from '../util/objects';
 
 /** KubeVirt's effective run strategy of a VM (spec.runStrategy, else spec.running). */
 export function runStrategyOf(vm: KubeObject): string {

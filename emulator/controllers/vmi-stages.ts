@@ -16,7 +16,7 @@
 import { KubeObject, Store } from '../api/types';
 import { HarvesterKinds } from './kinds';
 import { ResolvedHarvesterOptions } from './options';
-import { LABEL_KUBEVIRT_NODE_NAME } from './names';
+import { LABEL_KUBEVIRT_NODE_NAME } from '../util/names';
 import {
   Condition,
   dropCondition,
@@ -29,13 +29,13 @@ import {
   specOf,
   statusOf,
   timestamp,
-} from './object-util';
+} from '../util/objects';
 import { Placement, placeVmi, vmisPerNode } from './scheduler';
 import { Stage } from './stages';
 import { vmiRunsGuestAgent } from './guest-agent';
 import { addressesInUse, macFor, networkBlock, nicsOf, persistedMacs, pickAddress } from './vm-network';
-import { linkLocalFromMac } from './hashing';
-import { parseIPv4 } from './ipv4';
+import { linkLocalFromMac } from '../util/hashing';
+import { parseIPv4 } from '../util/ipv4';
 import { Clock } from '../clock';
 import { vmiMigrationStages } from './vmi-migration-stages';
 import { objectKey } from './runtime';

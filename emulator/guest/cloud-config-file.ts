@@ -8,7 +8,7 @@ import { gunzipSync } from 'node:zlib';
 import { parse } from 'yaml';
 import type { KindInfo, KubeObject, StoreReader } from '../api/types';
 import { userDataOf } from '../controllers/guest-agent';
-import { field } from '../controllers/object-util';
+import { field } from '../util/objects';
 
 export const CLOUD_CONFIG_PATHS = ['/etc/kubernetes/cloud-config', '/var/lib/rancher/rke2/etc/config-files/cloud-provider-config'];
 

@@ -27,10 +27,10 @@ import {
   LABEL_ZONE,
   LABEL_ZONE_BETA,
   TAINT_UNINITIALIZED,
-} from '../controllers/names';
-import { clone, deleteIfPresent, field, healthyNodeConditions, isDeleting, kubeletNodeLabels, specOf, timestamp, writeChanges } from '../controllers/object-util';
+} from '../util/names';
+import { clone, deleteIfPresent, field, healthyNodeConditions, isDeleting, kubeletNodeLabels, specOf, timestamp, writeChanges } from '../util/objects';
 import { firstIPv4 } from '../controllers/vm-network';
-import { parseQuantity } from '../controllers/quantity';
+import { parseQuantity } from '../util/quantity';
 import { Controller, ErrorSink } from '../controllers/runtime';
 import { ResolvedGuestOptions } from './options';
 

@@ -16,9 +16,9 @@
  */
 import { AdmissionHook, AdmissionRequest, KubeObject, StoreReader } from '../api/types';
 import { HarvesterKinds } from '../controllers/kinds';
-import { ANN_MAC_ADDRESS, ANN_RESERVED_MEMORY, ANN_VOLUME_CLAIM_TEMPLATES, LABEL_CLUSTER_NETWORK } from '../controllers/names';
-import { field, isDeleting } from '../controllers/object-util';
-import { formatCpu, formatMebibytes, parseQuantity } from '../controllers/quantity';
+import { ANN_MAC_ADDRESS, ANN_RESERVED_MEMORY, ANN_VOLUME_CLAIM_TEMPLATES, LABEL_CLUSTER_NETWORK } from '../util/names';
+import { field, isDeleting } from '../util/objects';
+import { formatCpu, formatMebibytes, parseQuantity } from '../util/quantity';
 import { ClaimTemplate, claimTemplatesOf, requestedStorage } from '../controllers/vm-volumes';
 import { persistedMacs } from '../controllers/vm-network';
 import { wantsRunning, runStrategyOf } from '../controllers/vm-status';

@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { KubeObject } from '../../emulator/api/types';
 import { cloudConfigRunsGuestAgent } from '../../emulator/controllers/guest-agent';
 import { allocateAddress, makeRange, makeRangeSet, rangeSetContains, totalOf } from '../../emulator/controllers/ipam';
-import { formatIPv4 } from '../../emulator/controllers/ipv4';
+import { formatIPv4 } from '../../emulator/util/ipv4';
 import { selectPool } from '../../emulator/controllers/ippool-selector';
 import { placeVmi } from '../../emulator/controllers/scheduler';
 
