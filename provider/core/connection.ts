@@ -37,6 +37,13 @@ export function connectionFor(override: ConnectionSettings = {}): ConnectionSett
   return { kubeconfig: stack.kubeconfig, context: override.context ?? stack.context };
 }
 
+/** Where an operation's kubeconfig comes from, as a diagnostic names it (the order connectionFor follows). */
+export function connectionOrigin(override: ConnectionSettings = {}): string {
+  if (override.kubeconfig) return 'the resource\'s kubeconfig input';
+  if (stack.kubeconfig) return `stack config ${STACK_CONFIG_KEYS.kubeconfig}`;
+  return process.env.KUBECONFIG ? `$KUBECONFIG (${process.env.KUBECONFIG})` : '~/.kube/config (no stack config harvester:kubeconfig, no $KUBECONFIG)';
+}
+
 /** The stack-config connection currently recorded (tests). */
 export function stackConnection(): ConnectionSettings {
   return { ...stack };

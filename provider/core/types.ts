@@ -54,7 +54,8 @@ export interface ResourceProvider<Inputs = Record<string, unknown>, Outputs = Re
   check(olds: Inputs, news: Inputs): Promise<CheckResult<Inputs>>;
   diff(id: ID, olds: Outputs, news: Inputs): Promise<DiffResult>;
   create(inputs: Inputs): Promise<CreateResult<Outputs>>;
-  read(id: ID, props?: Outputs): Promise<ReadResult<Outputs>>;
+  /** `options.importing`: the engine reads by id alone (the host wrapper tells; other callers may leave it out). */
+  read(id: ID, props?: Outputs, options?: { importing?: boolean }): Promise<ReadResult<Outputs>>;
   update(id: ID, olds: Outputs, news: Inputs): Promise<UpdateResult<Outputs>>;
   delete(id: ID, props: Outputs): Promise<void>;
 }

@@ -11,12 +11,16 @@
  * - a recorded state reaches the handlers without the host's own keys (`__provider` is in every state the host
  *   sends to read, diff, update and delete; the host puts it back into what read returns), so a handler may
  *   parse a state with its strict model;
+ * - a read with no recorded state is an import (the engine sends the id alone): the handlers are told so, rather
+ *   than guessing it from a missing field;
+ * - every progress line of a call is stamped with the call's own object (its id, else the object its inputs
+ *   name), so the runner and the CLI show it under the resource whatever object a wait names;
  * - when a call that works on the cluster ends, the last progress line held back about its object is printed.
  */
 import { redact } from '../client/redact';
 import { ResourceInitError } from '../core/errors';
 import { CONNECTION_INPUTS, STACK_CONFIG_KEYS, configureConnection } from '../core/connection';
-import { progressObject } from '../core/progress';
+import { progressObject, withCallObject } from '../core/progress';
 import type { CheckFailure, ResourceProvider } from '../core/types';
 import { plainJson, withoutNulls } from './plain-json';
 
@@ -38,6 +42,8 @@ export interface HostSafeOptions {
   resource: string;
   /** Inputs that are secret (their failures move to property ""). */
   secretInputs: readonly string[];
+  /** The object a call's inputs name, as the resource's id spells it. @default `namespace/name` of the inputs */
+  objectOf?: (inputs: Raw) => string;
   /** The progress sink the resource's handlers report to (provider/host/progress.ts). */
   progress?: { flush(resource: string, object: string): void };
 }
@@ -90,9 +96,10 @@ function recordedState(raw: Raw | undefined): Raw {
 /** hostSafe returns the handlers wrapped; see the file header. */
 export function hostSafe(provider: ResourceProvider, options: HostSafeOptions): HostProvider {
   const hidden = new Set([...options.secretInputs, ...CONNECTION_INPUTS]);
-  const guard = async <T>(operation: string, run: () => Promise<T>, providerText?: unknown, subject?: Raw): Promise<T> => {
+  const objectOf = (inputs: Raw | undefined) => (options.objectOf ? options.objectOf(inputs ?? {}) : progressObject(inputs ?? {}));
+  const guard = async <T>(operation: string, run: () => Promise<T>, object: string, providerText?: unknown): Promise<T> => {
     try {
-      return plainJson(await run());
+      return plainJson(await withCallObject(object, run));
     } catch (err) {
       if (err instanceof ResourceInitError) {
         const properties = plainJson({ ...err.properties, ...(typeof providerText === 'string' ? { __provider: providerText } : {}) });
@@ -102,7 +109,7 @@ export function hostSafe(provider: ResourceProvider, options: HostSafeOptions): 
       }
       throw asError(err, operation, options.resource);
     } finally {
-      if (subject) options.progress?.flush(options.resource, progressObject(subject));
+      options.progress?.flush(options.resource, object);
     }
   };
   return {
@@ -112,16 +119,24 @@ export function hostSafe(provider: ResourceProvider, options: HostSafeOptions): 
       configureConnection({ kubeconfig: config?.get(STACK_CONFIG_KEYS.kubeconfig), context: config?.get(STACK_CONFIG_KEYS.context) });
     },
     check: (olds, news) =>
-      guard('check', async () => {
-        const result = await provider.check(olds, withoutNulls(news));
-        return result.failures?.length ? { ...result, failures: movePrivateFailures(result.failures, hidden) } : result;
-      }),
+      guard(
+        'check',
+        async () => {
+          const result = await provider.check(olds, withoutNulls(news));
+          return result.failures?.length ? { ...result, failures: movePrivateFailures(result.failures, hidden) } : result;
+        },
+        objectOf(news),
+      ),
     // Connection settings are not part of the resource: changing or rotating them is no change (trap 9).
-    diff: (id, olds, news) => guard('diff', () => provider.diff(id, withoutKeys(recordedState(olds), CONNECTION_INPUTS), withoutKeys(withoutNulls(news), CONNECTION_INPUTS))),
-    create: (inputs) => guard('create', () => provider.create(withoutNulls(inputs)), inputs?.__provider, inputs),
-    read: (id, props) => guard('read', () => provider.read(id, props && recordedState(props))),
-    update: (id, olds, news) => guard('update', () => provider.update(id, recordedState(olds), withoutNulls(news)), news?.__provider ?? olds?.__provider, news),
-    delete: (id, props) => guard('delete', () => provider.delete(id, recordedState(props)), undefined, props),
+    diff: (id, olds, news) => guard('diff', () => provider.diff(id, withoutKeys(recordedState(olds), CONNECTION_INPUTS), withoutKeys(withoutNulls(news), CONNECTION_INPUTS)), id),
+    create: (inputs) => guard('create', () => provider.create(withoutNulls(inputs)), objectOf(inputs), inputs?.__provider),
+    // The engine reads by id alone for an import: no recorded state beyond the host's own keys.
+    read: (id, props) => {
+      const importing = Object.keys(recordedState(props)).length === 0;
+      return guard('read', () => provider.read(id, props && recordedState(props), { importing }), id);
+    },
+    update: (id, olds, news) => guard('update', () => provider.update(id, recordedState(olds), withoutNulls(news)), id, news?.__provider ?? olds?.__provider),
+    delete: (id, props) => guard('delete', () => provider.delete(id, recordedState(props)), id),
   };
 }
 

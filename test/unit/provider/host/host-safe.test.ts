@@ -10,7 +10,7 @@ describe('provider/host: hostSafe hands recorded states to the handlers without 
     check: async (_olds, news) => ({ inputs: news }),
     diff: async (_id, olds) => ((seen.diff = olds), { changes: false }),
     create: async () => ({ id: 'x', outs: {} }),
-    read: async (id, props) => ((seen.read = props), { id, props: { name: 'a' } }),
+    read: async (id, props, options) => ((seen.read = props), (seen.readOptions = options), { id, props: { name: 'a' } }),
     update: async (_id, olds) => ((seen.update = olds), { outs: {} }),
     delete: async (_id, props) => void (seen.delete = props),
   };
@@ -30,8 +30,16 @@ describe('provider/host: hostSafe hands recorded states to the handlers without 
     assert.deepEqual(r.inputs, { name: 'a', __inProgram: ['ipPool'] });
   });
 
-  it('passes an import\'s missing state through as missing', async () => {
+  it('passes an import\'s missing state through as missing, and tells the handler it is an import', async () => {
     await safe.read('x', undefined);
     assert.equal(seen.read, undefined);
+    assert.deepEqual(seen.readOptions, { importing: true });
+  });
+
+  it('tells an import (the id and the host\'s own keys alone) from a refresh (a recorded state)', async () => {
+    await safe.read('x', { __provider: 'exports.handler = …' });
+    assert.deepEqual(seen.readOptions, { importing: true });
+    await safe.read('x', state);
+    assert.deepEqual(seen.readOptions, { importing: false });
   });
 });

@@ -1,0 +1,250 @@
+/**
+ * The one reconciler: every resource's check, diff, create, read, update and delete, from what the resource
+ * supplies (resource.ts). It decides what to call, as Crossplane's managed reconciler does; the resource never
+ * repeats this skeleton (docs/design/resource-reconciler.md):
+ * - check: the model's pure rules; then, when the connection is known, what exists under the resource's names
+ *   (someone else's object is refused, with the ways out) and the resource's cluster rules, every failure at once.
+ *   A cluster that cannot be reached is one diagnostic (core/unreachable.ts). Cluster failures of inputs unchanged
+ *   since the last deployment are left to read (trap 10 of docs/design/dynamic-host-contract.md).
+ * - diff: the model's inputs compared (connection inputs aside, which the host wrapper removes); replaceOnChanges
+ *   inputs replace, the old object deleted first (every resource names its objects, and a name is taken until its
+ *   object is gone).
+ * - create/update: observe, refuse what check refuses before any write, converge; a failure after a write is
+ *   recorded with what exists (core/partial.ts), so refresh shows it and destroy removes it.
+ * - read: observe, then the live objects as inputs (the inverse), drift per property, an unfinished operation's
+ *   line kept; an import (the host wrapper says so) records what the cluster holds and nothing it cannot read.
+ * - delete: observe; what is not ours is never touched; the resource removes what is.
+ */
+import { systemClock } from '../../await/clock';
+import { HarvesterClient } from '../../client/harvester-client';
+import { notOwnedError } from '../../client/ownership';
+import { userInputs } from '../check-flow';
+import { CONNECTION_INPUTS, connectionFor, connectionOrigin, type ConnectionSettings } from '../connection';
+import { ProviderError } from '../errors';
+import { driftValue, stableStringify } from '../hash';
+import { NOT_ON_CLUSTER, changedKeys, withoutUnrecorded } from '../imported';
+import { unchangedReferencesDropped } from '../input-errors';
+import { inputsFlagged } from '../input-flags';
+import { formatRef, parseRef, type ObjectRef } from '../object-ref';
+import { recordPartial, unfinishedLines, type WriteOperation } from '../partial';
+import { declaredInProgram } from '../program-refs';
+import { progressFor, type ProgressSink } from '../progress';
+import type { CheckFailure, CheckResult, CreateResult, DiffResult, ReadResult, ResourceProvider, UpdateResult } from '../types';
+import { isUnknown } from '../unknowns';
+import { UnreachableClusters } from '../unreachable';
+import type { Clock } from '../../await/clock';
+import type { ManagedResource, Raw, ResourceContext } from './resource';
+
+/** Injection points: tests, the host wrapper. */
+export interface ReconcilerOptions {
+  /** How to reach a cluster. @default HarvesterClient.connect */
+  connect?: (settings: ConnectionSettings) => Promise<HarvesterClient>;
+  /** Progress lines and the object they are about. @default dropped */
+  onProgress?: ProgressSink;
+  /** Warnings. @default written to stderr */
+  onWarning?: (line: string) => void;
+  clock?: Clock;
+  /** The clusters already explained as unreachable in this process (shared by every hosted provider). */
+  unreachable?: UnreachableClusters;
+}
+
+/** How a read is asked for (the host wrapper knows an import from a refresh: docs/design/dynamic-host-contract.md). */
+export interface ReadOptions {
+  /** The engine reads by id alone (`pulumi import`, the import option, `get`): no recorded state. */
+  importing?: boolean;
+}
+
+/** A provider of the reconciler: the six handlers, read taking the import flag. */
+export interface ReconciledProvider extends ResourceProvider {
+  read(id: string, props?: Raw, options?: ReadOptions): Promise<ReadResult>;
+}
+
+/** Lines of check failures in an error thrown at apply time: the property named once, here. */
+export function failureLines(failures: readonly CheckFailure[]): string {
+  return failures.map((f) => `  - ${f.property ? `${f.property}: ` : ''}${f.reason}`).join('\n');
+}
+
+/** The reconciled provider of `resource`. */
+export function reconciledProvider<I extends object, O extends object, L>(resource: ManagedResource<I, O, L>, options: ReconcilerOptions = {}): ReconciledProvider {
+  const connect = options.connect ?? ((s: ConnectionSettings) => HarvesterClient.connect(s));
+  const warn = options.onWarning ?? ((line: string) => process.stderr.write(`warning: ${resource.type}: ${line}\n`));
+  const unreachable = options.unreachable ?? new UnreachableClusters();
+  const inputKeys = Object.keys(resource.model.inputs.shape).filter((k) => !CONNECTION_INPUTS.includes(k));
+  const outputOnly = Object.keys(resource.model.outputs.shape).filter((k) => !(k in resource.model.inputs.shape));
+  const replaceInputs = inputsFlagged(resource.model.inputs, 'replaceOnChanges');
+  const notOnCluster = [...NOT_ON_CLUSTER, ...(resource.model.notOnCluster ?? [])];
+  const nameInput = resource.nameInput ?? 'name';
+
+  const settingsOf = (values: Raw): ConnectionSettings => ({ kubeconfig: values.kubeconfig as string | undefined, context: values.context as string | undefined });
+
+  async function contextFor(values: Raw, ref: ObjectRef): Promise<ResourceContext> {
+    const client = await connect(connectionFor(settingsOf(values)));
+    return {
+      client,
+      connect,
+      progress: progressFor(options.onProgress, ref) ?? (() => undefined),
+      warn,
+      clock: options.clock ?? systemClock,
+    };
+  }
+
+  /** The ref an id names (an import's, or a state without its ref inputs). */
+  function refOfId(id: string): ObjectRef {
+    return resource.scope === 'cluster' ? { name: id } : parseRef(id);
+  }
+
+  const refInputs = (ref: ObjectRef): Raw => (resource.refInputs ? (resource.refInputs(ref) as Raw) : { ...(ref.namespace ? { namespace: ref.namespace } : {}), name: ref.name });
+
+  /** The recorded ref, else the id's. */
+  function recordedRef(id: string, recorded: Partial<O>): ObjectRef {
+    const fromId = refOfId(id);
+    const values = { ...refInputs(fromId), ...userInputs(recorded as Raw) } as Partial<I>;
+    return resource.ref(values);
+  }
+
+  /** check failures for someone else's objects under our names. */
+  function foreignFailures(live: L | undefined, ref: ObjectRef, recorded: Partial<O>): CheckFailure[] {
+    if (live === undefined) return [];
+    return resource.foreign(live, ref, recorded).map((obj) => {
+      const err = notOwnedError(obj, ownerHint(ref), 'manage', obj.kind);
+      return { property: nameInput, reason: `${err.message} Or import it instead (id "${formatRef(ref)}").` };
+    });
+  }
+
+  /** The owner a foreign object's message names (our labels for this resource). */
+  function ownerHint(ref: ObjectRef) {
+    return { resourceType: resource.type, resourceName: ref.name };
+  }
+
+  async function check(olds: Raw, news: Raw): Promise<CheckResult<Raw>> {
+    const raw = userInputs(news);
+    const v = resource.model.validate(raw);
+    const failures = [...v.failures];
+    if (isUnknown(raw.kubeconfig) || isUnknown(raw.context)) return done();
+    const recorded = userInputs(olds) as Partial<O>;
+    const known = v.inputs ?? (v.previewInputs as Partial<I> | undefined) ?? (raw as Partial<I>);
+    const ref = safeRef(known);
+    let ctx: ResourceContext | undefined;
+    try {
+      ctx = await contextFor(raw, ref ?? { name: '-' });
+      const live = ref ? await resource.observe(ctx, ref, recorded) : undefined;
+      const found = [...(ref ? foreignFailures(live, ref, recorded) : [])];
+      if (resource.checkCluster) found.push(...(await resource.checkCluster(ctx, { inputs: v.inputs, raw, live, recorded, inProgram: declaredInProgram(news) })));
+      const parsedOlds = (resource.model.validate(recorded as Raw).inputs ?? recorded) as Raw;
+      const seen = new Set(failures.map((f) => f.property));
+      for (const f of unchangedReferencesDropped(found, parsedOlds, (v.inputs ?? raw) as Raw)) if (!seen.has(f.property)) failures.push(f);
+    } catch (err) {
+      const settings = settingsOf(raw);
+      failures.push(unreachable.failure(err, { server: ctx?.client.connection.server, origin: connectionOrigin(settings), input: settings.kubeconfig ? 'kubeconfig' : undefined }));
+    }
+    return done();
+
+    function done(): CheckResult<Raw> {
+      if (failures.length) return { inputs: news, failures };
+      return { inputs: (v.inputs as Raw | undefined) ?? v.previewInputs ?? raw };
+    }
+  }
+
+  /** The ref of inputs that may be partly unknown: undefined while its own inputs are unknown. */
+  function safeRef(values: Partial<I>): ObjectRef | undefined {
+    try {
+      const ref = resource.ref(values);
+      return typeof ref.name === 'string' && ref.name && !isUnknown(ref.name) && !isUnknown(ref.namespace) ? ref : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  function parseChecked(raw: Raw): I {
+    const v = resource.model.validate(userInputs(raw));
+    if (v.inputs) return v.inputs;
+    throw new ProviderError('InvalidInputs', `The ${resource.type} inputs are invalid:\n${failureLines(v.failures)}\n`, { fix: 'Fix the inputs above and run again.' });
+  }
+
+  /** create/update: observe, refuse before any write, converge; a failure after a write recorded with what exists. */
+  async function apply(inputs: I, op: WriteOperation, recorded: Partial<O>): Promise<{ id: string; outs: O }> {
+    const ref = resource.ref(inputs);
+    const id = formatRef(ref);
+    const ctx = await contextFor(inputs as Raw, ref);
+    const outs = await recordPartial(
+      async () => {
+        const live = await resource.observe(ctx, ref, recorded);
+        const refused = [...foreignFailures(live, ref, recorded)];
+        if (resource.checkCluster) refused.push(...(await resource.checkCluster(ctx, { inputs, raw: inputs as Raw, live, recorded, inProgram: new Set() })));
+        if (refused.length) {
+          throw new ProviderError('InvalidInputs', `${resource.describe(ref)} cannot be ${op}d: the cluster refuses the inputs:\n${failureLines(refused)}\n`, { fix: 'Fix the inputs above and run again.' });
+        }
+        const owned = live !== undefined && resource.owns(live, ref, recorded) ? live : undefined;
+        return resource.outputs(inputs, await resource.converge(ctx, inputs, owned, op, recorded), []);
+      },
+      {
+        id,
+        op,
+        object: resource.describe(ref),
+        observe: async (drift) => {
+          const live = await resource.observe(ctx, ref, recorded);
+          return live !== undefined && resource.owns(live, ref, recorded) ? resource.outputs(inputs, live, drift) : undefined;
+        },
+      },
+    );
+    return { id, outs };
+  }
+
+  function defaultDrift(ref: ObjectRef, recorded: I, now: Partial<I>): string[] {
+    return (Object.keys(now) as (keyof I & string)[])
+      .filter((k) => stableStringify(now[k]) !== stableStringify(recorded[k]))
+      .map((k) => `${resource.describe(ref)}: ${k} is ${driftValue(now[k])}, this resource set ${driftValue(recorded[k])}`);
+  }
+
+  function defaultDiff(olds: Partial<O>, news: Partial<I>): { changes: boolean; replaces: string[]; deleteBeforeReplace?: boolean } {
+    const changed = changedKeys(olds as Raw, news as Raw, inputKeys, notOnCluster);
+    const drifted = ((olds as { drift?: string[] }).drift ?? []).length > 0;
+    return { changes: changed.length > 0 || drifted, replaces: changed.filter((k) => replaceInputs.includes(k)) };
+  }
+
+  return {
+    check,
+
+    async diff(_id: string, olds: Raw, news: Raw): Promise<DiffResult> {
+      const d = (resource.diff ?? defaultDiff)(olds as Partial<O>, userInputs(news) as Partial<I>);
+      return { changes: d.changes, replaces: d.replaces, deleteBeforeReplace: d.deleteBeforeReplace ?? d.replaces.length > 0 };
+    },
+
+    async create(raw: Raw): Promise<CreateResult> {
+      const { id, outs } = await apply(parseChecked(raw), 'create', {});
+      return { id, outs: outs as Raw };
+    },
+
+    async read(id: string, props?: Raw, readOptions: ReadOptions = {}): Promise<ReadResult> {
+      const recorded = userInputs(props) as Partial<O>;
+      const importing = readOptions.importing ?? Object.keys(recorded).length === 0;
+      const ref = importing ? refOfId(id) : recordedRef(id, recorded);
+      const ctx = await contextFor(recorded as Raw, ref);
+      const live = await resource.observe(ctx, ref, recorded);
+      if (live === undefined) return {};
+      const r = recorded as Raw;
+      const kept = Object.fromEntries([...notOnCluster, ...CONNECTION_INPUTS].filter((k) => r[k] !== undefined).map((k) => [k, r[k]]));
+      const now = resource.liveInputs(live, recorded);
+      const inputs = resource.model.inputs.parse({ ...kept, ...refInputs(ref), ...now }) as I;
+      const drift = importing ? [] : [...(resource.drift ? resource.drift(recorded as unknown as I, live, now) : defaultDrift(ref, recorded as unknown as I, now)), ...unfinishedLines((recorded as { drift?: string[] }).drift)];
+      const read = resource.outputs(inputs, live, drift) as Raw;
+      const outs = importing ? withoutUnrecorded(read, notOnCluster) : read;
+      const readInputs = Object.fromEntries(Object.entries(outs).filter(([k, v]) => !outputOnly.includes(k) && v !== undefined));
+      return { id: formatRef(ref), props: outs, inputs: readInputs };
+    },
+
+    async update(_id: string, olds: Raw, news: Raw): Promise<UpdateResult> {
+      const { outs } = await apply(parseChecked(news), 'update', userInputs(olds) as Partial<O>);
+      return { outs: outs as Raw };
+    },
+
+    async delete(id: string, props: Raw): Promise<void> {
+      const recorded = userInputs(props) as Partial<O>;
+      const ref = recordedRef(id, recorded);
+      const ctx = await contextFor(recorded as Raw, ref);
+      const live = await resource.observe(ctx, ref, recorded);
+      if (live === undefined || !resource.owns(live, ref, recorded)) return; // never delete what we do not own
+      await resource.remove(ctx, live, ref, recorded);
+    },
+  };
+}
