@@ -21,6 +21,7 @@ import { redact } from '../client/redact';
 import { ResourceInitError } from '../core/errors';
 import { CONNECTION_INPUTS, STACK_CONFIG_KEYS, configureConnection } from '../core/connection';
 import { progressObject, withCallObject } from '../core/progress';
+import { isImport } from '../core/reconciler/reconciler';
 import type { CheckFailure, ResourceProvider } from '../core/types';
 import { plainJson, withoutNulls } from './plain-json';
 
@@ -132,7 +133,7 @@ export function hostSafe(provider: ResourceProvider, options: HostSafeOptions): 
     create: (inputs) => guard('create', () => provider.create(withoutNulls(inputs)), objectOf(inputs), inputs?.__provider),
     // The engine reads by id alone for an import: no recorded state beyond the host's own keys.
     read: (id, props) => {
-      const importing = Object.keys(recordedState(props)).length === 0;
+      const importing = isImport(props);
       return guard('read', () => provider.read(id, props && recordedState(props), { importing }), id);
     },
     update: (id, olds, news) => guard('update', () => provider.update(id, recordedState(olds), withoutNulls(news)), id, news?.__provider ?? olds?.__provider),

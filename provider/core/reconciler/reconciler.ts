@@ -29,7 +29,7 @@ import { formatRef, parseRef, type ObjectRef } from '../object-ref';
 import { recordPartial, unfinishedLines, type WriteOperation } from '../partial';
 import { declaredInProgram } from '../program-refs';
 import { progressFor, type ProgressSink } from '../progress';
-import type { CheckFailure, CheckResult, CreateResult, DiffResult, ReadResult, ResourceProvider, UpdateResult } from '../types';
+import type { CheckFailure, CheckResult, CreateResult, DiffResult, ReadResult, UpdateResult } from '../types';
 import { isUnknown } from '../unknowns';
 import { UnreachableClusters } from '../unreachable';
 import type { Clock } from '../../await/clock';
@@ -54,9 +54,22 @@ export interface ReadOptions {
   importing?: boolean;
 }
 
-/** A provider of the reconciler: the six handlers, read taking the import flag. */
-export interface ReconciledProvider extends ResourceProvider {
-  read(id: string, props?: Raw, options?: ReadOptions): Promise<ReadResult>;
+/** A provider of the reconciler: the six handlers (ResourceProvider's shape), read taking the import flag. */
+export interface ReconciledProvider<O = Raw> {
+  check(olds: Raw, news: Raw): Promise<CheckResult<Raw>>;
+  diff(id: string, olds: Raw, news: Raw): Promise<DiffResult>;
+  create(inputs: Raw): Promise<CreateResult<O>>;
+  read(id: string, props?: Raw, options?: ReadOptions): Promise<ReadResult<O>>;
+  update(id: string, olds: Raw, news: Raw): Promise<UpdateResult<O>>;
+  delete(id: string, props: Raw): Promise<void>;
+}
+
+/**
+ * A read with no recorded state but connection settings is an import (the engine reads by id alone); the host
+ * wrapper says so itself, this is for callers that do not (tests calling the handlers).
+ */
+export function isImport(recorded: Raw | undefined): boolean {
+  return Object.keys(recorded ?? {}).every((k) => k.startsWith('__') || CONNECTION_INPUTS.includes(k));
 }
 
 /** Lines of check failures in an error thrown at apply time: the property named once, here. */
@@ -64,14 +77,52 @@ export function failureLines(failures: readonly CheckFailure[]): string {
   return failures.map((f) => `  - ${f.property ? `${f.property}: ` : ''}${f.reason}`).join('\n');
 }
 
+/** A diff's verdict: any change, the inputs that replace, and whether the old object goes first. */
+export interface InputsDiff {
+  changes: boolean;
+  replaces: string[];
+  deleteBeforeReplace?: boolean;
+}
+
+/**
+ * The diff of `resource` (pure): its own, else the model's inputs compared (connection inputs aside; an input the
+ * cluster does not record and an import's state lacks takes the program's value), `replaceOnChanges` inputs
+ * replacing, recorded drift a change by itself (the next up heals it).
+ */
+export function diffOf<I extends object, O extends object, L>(resource: ManagedResource<I, O, L>): (olds: Partial<O>, news: Partial<I>) => InputsDiff {
+  if (resource.diff) return resource.diff.bind(resource);
+  const inputKeys = Object.keys(resource.model.inputs.shape).filter((k) => !CONNECTION_INPUTS.includes(k));
+  const replaceInputs = inputsFlagged(resource.model.inputs, 'replaceOnChanges');
+  const notOnCluster = [...NOT_ON_CLUSTER, ...(resource.model.notOnCluster ?? [])];
+  return (olds, news) => {
+    const changed = changedKeys(olds as Raw, news as Raw, inputKeys, notOnCluster);
+    const drifted = ((olds as { drift?: string[] }).drift ?? []).length > 0;
+    return { changes: changed.length > 0 || drifted, replaces: changed.filter((k) => replaceInputs.includes(k)) };
+  };
+}
+
+/**
+ * The drift lines of `resource` (pure): its own, else one line per input the live objects read back differently
+ * from the recorded one ("KeyPair default/ops: labels is {…}, this resource set {…}").
+ */
+export function driftOf<I extends object, O extends object, L>(resource: ManagedResource<I, O, L>): (recorded: I, live: L, now?: Partial<I>) => string[] {
+  return (recorded, live, now = resource.liveInputs(live, recorded as unknown as Partial<O>)) => {
+    if (resource.drift) return resource.drift(recorded, live, now);
+    const ref = resource.ref(recorded);
+    return (Object.keys(now) as (keyof I & string)[])
+      .filter((k) => stableStringify(now[k]) !== stableStringify(recorded[k]))
+      .map((k) => `${resource.describe(ref)}: ${k} is ${driftValue(now[k])}, this resource set ${driftValue(recorded[k])}`);
+  };
+}
+
 /** The reconciled provider of `resource`. */
-export function reconciledProvider<I extends object, O extends object, L>(resource: ManagedResource<I, O, L>, options: ReconcilerOptions = {}): ReconciledProvider {
+export function reconciledProvider<I extends object, O extends object, L>(resource: ManagedResource<I, O, L>, options: ReconcilerOptions = {}): ReconciledProvider<O> {
   const connect = options.connect ?? ((s: ConnectionSettings) => HarvesterClient.connect(s));
   const warn = options.onWarning ?? ((line: string) => process.stderr.write(`warning: ${resource.type}: ${line}\n`));
   const unreachable = options.unreachable ?? new UnreachableClusters();
-  const inputKeys = Object.keys(resource.model.inputs.shape).filter((k) => !CONNECTION_INPUTS.includes(k));
+  const diff = diffOf(resource);
+  const driftLines = driftOf(resource);
   const outputOnly = Object.keys(resource.model.outputs.shape).filter((k) => !(k in resource.model.inputs.shape));
-  const replaceInputs = inputsFlagged(resource.model.inputs, 'replaceOnChanges');
   const notOnCluster = [...NOT_ON_CLUSTER, ...(resource.model.notOnCluster ?? [])];
   const nameInput = resource.nameInput ?? 'name';
 
@@ -102,18 +153,15 @@ export function reconciledProvider<I extends object, O extends object, L>(resour
     return resource.ref(values);
   }
 
-  /** check failures for someone else's objects under our names. */
+  /** check failures for someone else's objects under our names, with the ways out. */
   function foreignFailures(live: L | undefined, ref: ObjectRef, recorded: Partial<O>): CheckFailure[] {
     if (live === undefined) return [];
     return resource.foreign(live, ref, recorded).map((obj) => {
-      const err = notOwnedError(obj, ownerHint(ref), 'manage', obj.kind);
-      return { property: nameInput, reason: `${err.message} Or import it instead (id "${formatRef(ref)}").` };
+      const err = notOwnedError(obj, resource.owner(ref), 'manage', obj.kind);
+      const { name, namespace } = obj.metadata;
+      const remove = `kubectl delete ${(obj.kind ?? 'object').toLowerCase()}${namespace ? ` -n ${namespace}` : ''} ${name}`;
+      return { property: nameInput, reason: `${nameInput}: ${err.message} Or import it (id "${formatRef(ref)}"), or delete it (\`${remove}\`) if nothing uses it.` };
     });
-  }
-
-  /** The owner a foreign object's message names (our labels for this resource). */
-  function ownerHint(ref: ObjectRef) {
-    return { resourceType: resource.type, resourceName: ref.name };
   }
 
   async function check(olds: Raw, news: Raw): Promise<CheckResult<Raw>> {
@@ -169,8 +217,9 @@ export function reconciledProvider<I extends object, O extends object, L>(resour
     const outs = await recordPartial(
       async () => {
         const live = await resource.observe(ctx, ref, recorded);
-        const refused = [...foreignFailures(live, ref, recorded)];
-        if (resource.checkCluster) refused.push(...(await resource.checkCluster(ctx, { inputs, raw: inputs as Raw, live, recorded, inProgram: new Set() })));
+        const [theirs] = live === undefined ? [] : resource.foreign(live, ref, recorded);
+        if (theirs) throw notOwnedError(theirs, resource.owner(ref), op, theirs.kind);
+        const refused = resource.checkBeforeWrite && resource.checkCluster ? await resource.checkCluster(ctx, { inputs, raw: inputs as Raw, live, recorded, inProgram: new Set() }) : [];
         if (refused.length) {
           throw new ProviderError('InvalidInputs', `${resource.describe(ref)} cannot be ${op}d: the cluster refuses the inputs:\n${failureLines(refused)}\n`, { fix: 'Fix the inputs above and run again.' });
         }
@@ -190,34 +239,21 @@ export function reconciledProvider<I extends object, O extends object, L>(resour
     return { id, outs };
   }
 
-  function defaultDrift(ref: ObjectRef, recorded: I, now: Partial<I>): string[] {
-    return (Object.keys(now) as (keyof I & string)[])
-      .filter((k) => stableStringify(now[k]) !== stableStringify(recorded[k]))
-      .map((k) => `${resource.describe(ref)}: ${k} is ${driftValue(now[k])}, this resource set ${driftValue(recorded[k])}`);
-  }
-
-  function defaultDiff(olds: Partial<O>, news: Partial<I>): { changes: boolean; replaces: string[]; deleteBeforeReplace?: boolean } {
-    const changed = changedKeys(olds as Raw, news as Raw, inputKeys, notOnCluster);
-    const drifted = ((olds as { drift?: string[] }).drift ?? []).length > 0;
-    return { changes: changed.length > 0 || drifted, replaces: changed.filter((k) => replaceInputs.includes(k)) };
-  }
-
   return {
     check,
 
     async diff(_id: string, olds: Raw, news: Raw): Promise<DiffResult> {
-      const d = (resource.diff ?? defaultDiff)(olds as Partial<O>, userInputs(news) as Partial<I>);
+      const d = diff(olds as Partial<O>, userInputs(news) as Partial<I>);
       return { changes: d.changes, replaces: d.replaces, deleteBeforeReplace: d.deleteBeforeReplace ?? d.replaces.length > 0 };
     },
 
-    async create(raw: Raw): Promise<CreateResult> {
-      const { id, outs } = await apply(parseChecked(raw), 'create', {});
-      return { id, outs: outs as Raw };
+    async create(raw: Raw): Promise<CreateResult<O>> {
+      return apply(parseChecked(raw), 'create', {});
     },
 
-    async read(id: string, props?: Raw, readOptions: ReadOptions = {}): Promise<ReadResult> {
+    async read(id: string, props?: Raw, readOptions: ReadOptions = {}): Promise<ReadResult<O>> {
       const recorded = userInputs(props) as Partial<O>;
-      const importing = readOptions.importing ?? Object.keys(recorded).length === 0;
+      const importing = readOptions.importing ?? isImport(recorded as Raw);
       const ref = importing ? refOfId(id) : recordedRef(id, recorded);
       const ctx = await contextFor(recorded as Raw, ref);
       const live = await resource.observe(ctx, ref, recorded);
@@ -226,16 +262,16 @@ export function reconciledProvider<I extends object, O extends object, L>(resour
       const kept = Object.fromEntries([...notOnCluster, ...CONNECTION_INPUTS].filter((k) => r[k] !== undefined).map((k) => [k, r[k]]));
       const now = resource.liveInputs(live, recorded);
       const inputs = resource.model.inputs.parse({ ...kept, ...refInputs(ref), ...now }) as I;
-      const drift = importing ? [] : [...(resource.drift ? resource.drift(recorded as unknown as I, live, now) : defaultDrift(ref, recorded as unknown as I, now)), ...unfinishedLines((recorded as { drift?: string[] }).drift)];
+      const drift = importing ? [] : [...driftLines(recorded as unknown as I, live, now), ...unfinishedLines((recorded as { drift?: string[] }).drift)];
       const read = resource.outputs(inputs, live, drift) as Raw;
       const outs = importing ? withoutUnrecorded(read, notOnCluster) : read;
       const readInputs = Object.fromEntries(Object.entries(outs).filter(([k, v]) => !outputOnly.includes(k) && v !== undefined));
-      return { id: formatRef(ref), props: outs, inputs: readInputs };
+      return { id: formatRef(ref), props: outs as O, inputs: readInputs };
     },
 
-    async update(_id: string, olds: Raw, news: Raw): Promise<UpdateResult> {
+    async update(_id: string, olds: Raw, news: Raw): Promise<UpdateResult<O>> {
       const { outs } = await apply(parseChecked(news), 'update', userInputs(olds) as Partial<O>);
-      return { outs: outs as Raw };
+      return { outs };
     },
 
     async delete(id: string, props: Raw): Promise<void> {

@@ -10,6 +10,7 @@ import type { z } from 'zod';
 import type { Clock } from '../../await/clock';
 import type { HarvesterClient } from '../../client/harvester-client';
 import type { KubeObject } from '../../client/objects';
+import type { OwnerIdentity } from '../../client/ownership';
 import type { ConnectionSettings } from '../connection';
 import type { ObjectRef } from '../object-ref';
 import type { WriteOperation } from '../partial';
@@ -72,6 +73,8 @@ export interface ManagedResource<I extends object, O extends object, L> {
   refInputs?(ref: ObjectRef): Partial<I>;
   /** "KeyPair default/ops": the object as messages name it. */
   describe(ref: ObjectRef): string;
+  /** The ownership its objects' labels carry. */
+  owner(ref: ObjectRef): OwnerIdentity;
 
   /** What exists of the resource under `ref`, ours or not; undefined when nothing does. */
   observe(ctx: ResourceContext, ref: ObjectRef, recorded: Partial<O>): Promise<L | undefined>;
@@ -79,8 +82,13 @@ export interface ManagedResource<I extends object, O extends object, L> {
   owns(live: L, ref: ObjectRef, recorded: Partial<O>): boolean;
   /** The objects under the resource's names that are someone else's: check refuses them, apply never writes them. */
   foreign(live: L, ref: ObjectRef, recorded: Partial<O>): KubeObject[];
-  /** The rules that need the cluster (check runs them, and apply again before its first write). */
+  /** The rules that need the cluster (check runs them; apply too, before its first write, with checkBeforeWrite). */
   checkCluster?(ctx: ResourceContext, check: ClusterCheck<I, O, L>): Promise<CheckFailure[]>;
+  /**
+   * Apply runs checkCluster again before its first write: for rules the API would accept and regret (a binding to
+   * a role that does not exist, VMs that can never be placed). Others are refused by Harvester's own webhooks.
+   */
+  readonly checkBeforeWrite?: boolean;
 
   /** Brings the cluster to `inputs` from `live` (ours, or nothing), waiting until it serves; what exists then. */
   converge(ctx: ResourceContext, inputs: I, live: L | undefined, op: WriteOperation, recorded: Partial<O>): Promise<L>;

@@ -36,7 +36,7 @@ export interface SingleObject<I extends { timeouts: Timeouts }, O, T extends Kub
   removeWhat?: string;
 }
 
-type Parts<I extends object, O extends object, T> = Pick<ManagedResource<I, O, T>, 'observe' | 'owns' | 'foreign' | 'converge' | 'remove'>;
+type Parts<I extends object, O extends object, T> = Pick<ManagedResource<I, O, T>, 'owner' | 'observe' | 'owns' | 'foreign' | 'converge' | 'remove'>;
 
 /** observe, owns, foreign, converge and remove of a one-object resource; `timeoutsOf` reads recorded timeouts. */
 export function singleObject<I extends { timeouts: Timeouts }, O extends object, T extends KubeObject>(
@@ -61,6 +61,7 @@ export function singleObject<I extends { timeouts: Timeouts }, O extends object,
   }
 
   return {
+    owner: spec.owner,
     observe: (ctx, ref) => spec.api(ctx.client).get(ref.name, ref.namespace),
     owns,
     foreign: (live, ref) => (owns(live, ref) ? [] : [live]),

@@ -1,13 +1,12 @@
 /**
  * Pure IPPool planning: the desired object, the live spec read back in the inputs' own shape (so a refresh shows
- * an out-of-band edit per property), the drift lines, and the diff (only `name` replaces).
+ * an out-of-band edit per property), the drift lines and the wait's verdict.
  */
 import type { CheckResult as WaitVerdict } from '../../await';
 import type { IPPool } from '../../client/objects';
 import { stampOwnership, type OwnerIdentity } from '../../client/ownership';
 import { driftValue, stableStringify } from '../../core/hash';
-import { changedKeys } from '../../core/imported';
-import { REPLACE_INPUTS, type IPPoolInputs, type IPPoolOutputs } from './model';
+import type { IPPoolInputs, IPPoolOutputs } from './model';
 
 export const RESOURCE_TYPE = 'ip-pool';
 export const API_VERSION = 'loadbalancer.harvesterhci.io/v1beta1';
@@ -81,12 +80,4 @@ export function toOutputs(inputs: IPPoolInputs, live: IPPool, drift: string[] = 
     message: ready?.status === 'True' ? '' : (ready?.message ?? 'not reconciled yet'),
     drift,
   };
-}
-
-/** diff: which inputs changed (connection settings are taken out by the host wrapper), which replace. */
-export function diffInputs(olds: Partial<IPPoolOutputs>, news: Partial<IPPoolInputs>): { changes: boolean; replaces: string[] } {
-  const keys = ['name', ...SPEC_FIELDS, 'timeouts'] as const;
-  const changed = changedKeys(olds, news, keys);
-  const drifted = (olds.drift ?? []).length > 0;
-  return { changes: changed.length > 0 || drifted, replaces: changed.filter((k) => REPLACE_INPUTS.includes(k)) };
 }

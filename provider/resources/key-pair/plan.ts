@@ -1,15 +1,12 @@
 /**
  * Pure KeyPair planning: the desired object, the live key pair read back in the inputs' own shape (so a refresh
- * shows an out-of-band edit per property), the drift lines, the wait's verdict and the diff (name, namespace and
- * publicKey replace; labels update in place).
+ * shows an out-of-band edit per property), the drift lines and the wait's verdict.
  */
 import type { CheckResult as WaitVerdict } from '../../await';
 import type { KeyPair } from '../../client/objects';
 import { stampOwnership, type OwnerIdentity } from '../../client/ownership';
-import { driftValue, stableStringify } from '../../core/hash';
-import { changedKeys } from '../../core/imported';
 import { userEntries } from '../machine-pool/labels';
-import { REPLACE_INPUTS, type KeyPairInputs, type KeyPairOutputs } from './model';
+import type { KeyPairInputs, KeyPairOutputs } from './model';
 
 export const RESOURCE_TYPE = 'key-pair';
 export const API_VERSION = 'harvesterhci.io/v1beta1';
@@ -33,16 +30,6 @@ export function liveInputs(kp: KeyPair): Pick<KeyPairInputs, 'publicKey' | 'labe
   return { publicKey: kp.spec?.publicKey ?? '', labels: userEntries(kp.metadata.labels) };
 }
 
-const FIELDS = ['publicKey', 'labels'] as const;
-
-/** One line per input the live key pair has changed since we wrote it. */
-export function driftOf(recorded: Pick<KeyPairInputs, 'publicKey' | 'labels' | 'namespace' | 'name'>, live: KeyPair): string[] {
-  const now = liveInputs(live);
-  return FIELDS.filter((f) => stableStringify(now[f]) !== stableStringify(recorded[f])).map(
-    (f) => `KeyPair ${keyPairId(recorded)}: ${f} is ${driftValue(now[f])}, this resource set ${driftValue(recorded[f])}`,
-  );
-}
-
 /** The wait's verdict: done once validated=True; a validated=False is final (Harvester never parses it again). */
 export function validation(id: string, kp: KeyPair | undefined): WaitVerdict {
   const validated = kp?.status?.conditions?.find((c) => c.type === 'validated');
@@ -63,12 +50,4 @@ export function toOutputs(inputs: KeyPairInputs, live: KeyPair, drift: string[] 
     message: validated?.status === 'True' ? '' : (validated?.reason ?? validated?.message ?? 'not validated yet'),
     drift,
   };
-}
-
-/** diff: which inputs changed (connection settings are taken out by the host wrapper), which replace. */
-export function diffInputs(olds: Partial<KeyPairOutputs>, news: Partial<KeyPairInputs>): { changes: boolean; replaces: string[] } {
-  const keys = ['name', 'namespace', ...FIELDS, 'timeouts'] as const;
-  const changed = changedKeys(olds, news, keys);
-  const drifted = (olds.drift ?? []).length > 0;
-  return { changes: changed.length > 0 || drifted, replaces: changed.filter((k) => REPLACE_INPUTS.includes(k)) };
 }

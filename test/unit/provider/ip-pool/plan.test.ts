@@ -1,9 +1,12 @@
 import assert from 'node:assert/strict';
 import type { IPPool } from '../../../../provider/client/objects';
-import { desiredPool, diffInputs, driftOf, liveInputs, poolReadiness, toOutputs } from '../../../../provider/resources/ip-pool/plan';
+import { desiredPool, driftOf, liveInputs, poolReadiness, toOutputs } from '../../../../provider/resources/ip-pool/plan';
+import { ipPoolResource } from '../../../../provider/resources/ip-pool/handlers';
+import { diffOf } from '../../../../provider/core/reconciler/reconciler';
 import { validateInputs } from '../../../../provider/resources/ip-pool/validate';
 
 describe('HarvesterIPPool: plan', () => {
+  const diffInputs = diffOf(ipPoolResource);
   const inputs = validateInputs({ name: 'p', description: 'd', ranges: [{ subnet: '10.0.0.0/24' }], selector: { network: 'default/vm-net', scope: [{ namespace: 'ns' }] } }).inputs!;
 
   it('builds the object with ownership labels and the spec only', () => {

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { conflictsWithOthers } from '../../../../provider/resources/ip-pool/handlers';
+import { conflictsWithOthers } from '../../../../provider/resources/ip-pool/conflicts';
 import { isGlobalScope, scopesOverlap, validateInputs } from '../../../../provider/resources/ip-pool/validate';
 import type { IPPool } from '../../../../provider/client/objects';
 

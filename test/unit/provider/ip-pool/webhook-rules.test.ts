@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import type { IPPool } from '../../../../provider/client/objects';
-import { conflictsWithOthers } from '../../../../provider/resources/ip-pool/handlers';
+import { conflictsWithOthers } from '../../../../provider/resources/ip-pool/conflicts';
 import { allocatorRange, usableCount } from '../../../../provider/resources/ip-pool/ranges';
 import { validateInputs } from '../../../../provider/resources/ip-pool/validate';
 import { IPPOOL_RULE_CASES } from '../../../support/ippool-rules';

@@ -6,7 +6,12 @@
 import { strict as assert } from 'node:assert';
 import { judgePublicKey, md5FingerprintOf } from '../../../../../provider/resources/key-pair/public-key';
 import { validateInputs } from '../../../../../provider/resources/key-pair/validate';
-import { diffInputs, driftOf, desiredKeyPair } from '../../../../../provider/resources/key-pair/plan';
+import { desiredKeyPair } from '../../../../../provider/resources/key-pair/plan';
+import { keyPairResource } from '../../../../../provider/resources/key-pair/handlers';
+import { diffOf, driftOf as driftOfResource } from '../../../../../provider/core/reconciler/reconciler';
+
+const diffInputs = diffOf(keyPairResource);
+const driftOf = driftOfResource(keyPairResource);
 import { keyPairSchema } from '../../../../../provider/resources/key-pair/model';
 import { UNKNOWN } from '../../../../../provider/core/unknowns';
 import { keyPairRuleCases, md5Fingerprint } from '../../../../support/keypair-rules';
