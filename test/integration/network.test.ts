@@ -71,7 +71,7 @@ describe('HarvesterNetwork handlers: check, lifecycle, drift, import and delete'
     await client.networks.create({ apiVersion: 'k8s.cni.cncf.io/v1', kind: 'NetworkAttachmentDefinition', metadata: { name: 'taken', namespace: 'default' }, spec: { config: '{"type":"bridge","bridge":"mgmt-br","vlan":30}' } });
     const r = await networks.check({}, args('taken', { vlan: 30 }));
     assert.deepEqual(r.failures?.map((f) => f.property), ['name']);
-    assert.match(r.failures![0].reason, /^name: Refusing to manage NetworkAttachmentDefinition default\/taken: it is not managed by harvester-iac.*import it \(id "default\/taken"\)\.$/s);
+    assert.match(r.failures![0].reason, /^name: Refusing to manage NetworkAttachmentDefinition default\/taken: it is not managed by harvester-iac.*import it \(id "default\/taken"\), or delete it .* if nothing uses it\.$/s);
   });
 
   it('create waits for the labels and the learnt route; outputs; read is exact; an edit shows as drift per property; update heals', async () => {

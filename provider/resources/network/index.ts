@@ -1,8 +1,9 @@
 /**
  * HarvesterNetwork: a Harvester VM network (NetworkAttachmentDefinition). Model (model.ts) → rules and plan
- * (validate.ts, plan.ts; pure) → handlers.ts (the API), users.ts (who uses a network).
+ * (validate.ts, plan.ts; pure) → cluster-rules.ts, users.ts (reads) → handlers.ts (on the reconciler).
  */
-export { createNetworkProvider, attachedHosts, type NetworkProvider, type NetworkProviderOptions } from './handlers';
+export { createNetworkProvider, networkResource, type NetworkProvider, type NetworkProviderOptions } from './handlers';
+export { attachedHosts } from './cluster-rules';
 export { networkSchema, networkOutputsSchema, SECRET_INPUTS, type NetworkInputs, type NetworkArgs, type NetworkOutputs } from './model';
-export { desiredNetwork, liveInputs, driftOf, diffInputs, updatePatch } from './plan';
+export { desiredNetwork, liveInputs, updatePatch } from './plan';
 export { validateInputs } from './validate';

@@ -1,8 +1,7 @@
 /**
  * Pure VM-network planning: the NetworkAttachmentDefinition the Harvester UI would write for the inputs (CNI
  * bridge config, the clusternetwork/type/vlan-id labels, the route annotation), the live object read back in
- * the inputs' own shape (so a refresh shows an out-of-band edit per property), the drift lines, the wait's
- * verdict and the diff (name, namespace and clusterNetwork replace).
+ * the inputs' own shape (so a refresh shows an out-of-band edit per property), the wait's verdict and the update patch.
  */
 import type { CheckResult as WaitVerdict } from '../../await';
 import type { NetworkAttachmentDefinition } from '../../client/objects';
@@ -106,21 +105,9 @@ export function liveInputs(nad: NetworkAttachmentDefinition): Spec {
   let routeInputs: Route = { mode: 'auto' };
   if (vlan && route?.mode === 'manual') routeInputs = { mode: 'manual', cidr: String(route.cidr ?? ''), gateway: String(route.gateway ?? '') };
   else if (vlan && route && typeof route.serverIPAddr === 'string' && route.serverIPAddr) routeInputs = { mode: 'auto', dhcpServer: route.serverIPAddr };
-  const out: Spec = { vlan, clusterNetwork: bridge.endsWith('-br') ? bridge.slice(0, -3) : bridge, route: routeInputs, labels };
-  const description = nad.metadata.annotations?.[ANN_DESCRIPTION];
-  if (description !== undefined) out.description = description;
-  return out;
-}
-
-const SPEC_FIELDS = ['vlan', 'clusterNetwork', 'route', 'description', 'labels'] as const;
-
-/** One line per input the live network has changed since we wrote it. */
-export function driftOf(recorded: Spec, live: NetworkAttachmentDefinition): string[] {
-  const now = liveInputs(live);
-  const key = `${live.metadata.namespace}/${live.metadata.name}`;
-  return SPEC_FIELDS.filter((f) => stableStringify(now[f]) !== stableStringify(recorded[f])).map(
-    (f) => `VM network ${key}: ${f} is ${driftValue(now[f])}, this resource set ${driftValue(recorded[f])}`,
-  );
+  // Every input the NAD records, in the model's order; an absent description as undefined (it shows as unset).
+  const clusterNetwork = bridge.endsWith('-br') ? bridge.slice(0, -3) : bridge;
+  return { vlan, clusterNetwork, route: routeInputs, description: nad.metadata.annotations?.[ANN_DESCRIPTION], labels };
 }
 
 /**
@@ -159,14 +146,6 @@ export function toOutputs(inputs: NetworkInputs, live: NetworkAttachmentDefiniti
     },
     drift,
   };
-}
-
-/** diff: which inputs changed (connection settings are taken out by the host wrapper), which replace. */
-export function diffInputs(olds: Partial<NetworkOutputs>, news: Partial<NetworkInputs>): { changes: boolean; replaces: string[] } {
-  const keys = ['name', 'namespace', ...SPEC_FIELDS, 'timeouts'] as const;
-  const changed = changedKeys(olds, news, keys);
-  const drifted = (olds.drift ?? []).length > 0;
-  return { changes: changed.length > 0 || drifted, replaces: changed.filter((k) => REPLACE_INPUTS.includes(k)) };
 }
 
 /**

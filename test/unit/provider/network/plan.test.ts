@@ -5,7 +5,11 @@
  */
 import assert from 'node:assert/strict';
 import type { NetworkAttachmentDefinition } from '../../../../provider/client/objects';
-import { desiredNetwork, driftOf, liveInputs, networkSettled, updatePatch } from '../../../../provider/resources/network/plan';
+import { desiredNetwork, liveInputs, networkSettled, updatePatch } from '../../../../provider/resources/network/plan';
+import { networkResource } from '../../../../provider/resources/network/handlers';
+import { driftOf as driftOfResource } from '../../../../provider/core/reconciler/reconciler';
+
+const driftOf = driftOfResource(networkResource);
 import { validateInputs } from '../../../../provider/resources/network/validate';
 
 const inputsOf = (raw: Record<string, unknown>) => {
