@@ -2,8 +2,7 @@
  * What an image's inputs and its delete depend on besides themselves, read from the cluster (GETs and LISTs only):
  * - the rules Harvester's image webhooks enforce against other objects (harvester-supporting-kinds.md §1.2–§1.3):
  *   V3 a display name another image of the namespace carries (409), M3/M4 a base StorageClass that does not exist,
- *   is another image's, or no default StorageClass at all (500 from the mutator); plus the namespace, and an image
- *   of that name we do not own;
+ *   is another image's, or no default StorageClass at all (500 from the mutator); plus the namespace;
  * - V38, the delete rule: a volume (PVC, any namespace) of the image's StorageClass blocks the delete; the VMs
  *   whose volumes those are, so a refusal names them.
  */
@@ -11,10 +10,9 @@ import { isHarvesterError } from '../../client/errors';
 import type { HarvesterClient } from '../../client/harvester-client';
 import type { KindSpec } from '../../client/kinds';
 import type { KubeObject, VirtualMachineImage } from '../../client/objects';
-import { isOwnedBy, notOwnedError } from '../../client/ownership';
 import type { CheckFailure } from '../../core/types';
 import type { ImageInputs } from './model';
-import { displayNameOf, imageOwner } from './plan';
+import { displayNameOf } from './plan';
 
 /** storage.k8s.io/v1 StorageClass (read only: the client has no typed accessor for it). */
 const STORAGE_CLASS: KindSpec = { group: 'storage.k8s.io', version: 'v1', kind: 'StorageClass', plural: 'storageclasses', namespaced: false, statusSubresource: false };
@@ -45,17 +43,12 @@ export async function storageClasses(client: HarvesterClient): Promise<{ all: St
 /** What Harvester would refuse about these inputs because of other objects; every failure at once. */
 export async function clusterFailures(client: HarvesterClient, inputs: ImageInputs): Promise<CheckFailure[]> {
   const out: CheckFailure[] = [];
-  const [namespace, same, classes, named] = await Promise.all([
+  const [namespace, classes, named] = await Promise.all([
     client.namespaces.get(inputs.namespace),
-    client.images.get(inputs.name, inputs.namespace),
     storageClasses(client),
     client.images.list({ namespace: inputs.namespace, labelSelector: `${DISPLAY_NAME_LABEL}=${displayNameOf(inputs)}` }),
   ]);
   if (!namespace) out.push(fail('namespace', `namespace ${inputs.namespace} does not exist: create it, or choose an existing one`));
-  if (same && !isOwnedBy(same, imageOwner(inputs.name))) {
-    const err = notOwnedError(same, imageOwner(inputs.name), 'manage', 'VirtualMachineImage');
-    out.push(fail('name', `${err.message} Or delete it (\`kubectl delete virtualmachineimage -n ${inputs.namespace} ${inputs.name}\`) if no VM uses it.`));
-  }
   const holder = named.items.find((i) => i.metadata.name !== inputs.name);
   if (holder) {
     out.push(fail('displayName', `${JSON.stringify(displayNameOf(inputs))} is already the display name of VirtualMachineImage ${inputs.namespace}/${holder.metadata.name} ` +

@@ -1,56 +1,43 @@
 /**
- * HarvesterImage's provider handlers (dynamic.ResourceProvider shape):
- * model (model.ts) → pure rules and plan (validate.ts, plan.ts) → cluster reads (cluster.ts) → the API calls here.
- *
- * - check: every input rule at once; then what Harvester would refuse because of other objects (cluster.ts).
- *   Nothing is written.
+ * HarvesterImage on the reconciler (core/reconciler): one VirtualMachineImage.
+ * - check: every input rule at once; then what Harvester would refuse because of other objects (cluster.ts). The
+ *   reconciler refuses an image of that name we do not own.
  * - diff: name, namespace, displayName, url, checksum and storageClass replace (Harvester refuses changing them),
- *   deleting the old image first (its name and display name are taken until it goes).
- * - create/update: the image with our ownership labels, or on an image of ours (a re-run after a crash, or an
- *   update) a merge patch of what may change in place; an image of ours Harvester gave up on, or written with
- *   other immutable inputs, is deleted and made anew (a new download). Then a watch until Imported, with the
- *   download's percent as progress lines; Harvester's own failure message when it gives up. A failure after the
- *   first write is recorded with the image as it is (core/partial.ts), so destroy removes it.
- * - read: one GET (and the StorageClasses, to tell Harvester's default from a chosen one); the live image as
- *   inputs, so an out-of-band edit shows per property; an unfinished create/update's line kept until an up.
- * - delete: refused while volumes made from the image exist (Harvester's rule), naming the VMs using them; volumes
+ *   deleting the old image first (its name and display name are taken until it goes); naming the StorageClass the
+ *   image already copied changes nothing.
+ * - converge: the image with our ownership labels, or on ours (a re-run after a crash, or an update) a merge patch
+ *   of what may change in place; an image of ours Harvester gave up on, or written with other immutable inputs, is
+ *   deleted and made anew (a new download). Then a watch until Imported, with the download's percent as progress
+ *   lines; Harvester's own failure message when it gives up.
+ * - observe reads the StorageClasses too when the image names one, to tell Harvester's default from a chosen one.
+ * - remove: refused while volumes made from the image exist (Harvester's rule), naming the VMs using them; volumes
  *   already being deleted (a pool destroyed just before) are waited for; then waits until the image (and, by
- *   Harvester's finalizer, its storage) is gone. Never an image we do not own.
+ *   Harvester's finalizer, its storage) is gone.
  */
-import { waitFor, waitForDeletion } from '../../await';
-import { HarvesterClient } from '../../client/harvester-client';
+import { waitFor } from '../../await';
 import type { PersistentVolumeClaim, VirtualMachineImage } from '../../client/objects';
-import { assertOwned, isOwnedBy } from '../../client/ownership';
-import { checkInputs, deleteBeforeReplaceDiff, parseChecked, userInputs } from '../../core/check-flow';
-import { connectionFor } from '../../core/connection';
-import { parseDuration } from '../../core/duration';
 import { ProviderError } from '../../core/errors';
 import { stableStringify } from '../../core/hash';
-import { withoutUnrecorded } from '../../core/imported';
-import { recordPartial, unfinishedLines, type WriteOperation } from '../../core/partial';
-import { progressFor, type ProgressSink } from '../../core/progress';
-import type { CheckResult, CreateResult, DiffResult, ReadResult, UpdateResult } from '../../core/types';
+import { reconciledProvider, type ReconcilerOptions } from '../../core/reconciler/reconciler';
+import type { ManagedResource, ResourceContext } from '../../core/reconciler/resource';
+import { singleObject } from '../../core/reconciler/single-object';
+import { timeoutMs } from '../../core/timeouts';
 import { clusterFailures, imageUsers, storageClasses, volumesOf } from './cluster';
-import { OUTPUT_ONLY, imageSchema, type ImageInputs, type ImageOutputs } from './model';
+import { imageOutputsSchema, imageSchema, type ImageInputs, type ImageOutputs } from './model';
 import {
   IMMUTABLE, OS_TYPE_LABEL, STORAGE_CLASS_ANNOTATION, desiredImage, desiredLabels, diffInputs, driftOf, failedForGood, imageOwner, importVerdict, liveInputs, recordedLive, toOutputs,
 } from './plan';
 import { validateInputs } from './validate';
 
-type Raw = Record<string, unknown>;
-
-export interface ImageProviderOptions {
-  connect?: (options: { kubeconfig?: string; context?: string }) => Promise<HarvesterClient>;
-  /** Progress lines of the waits and the image they are about. @default dropped */
-  onProgress?: ProgressSink;
-}
+export type ImageProviderOptions = ReconcilerOptions;
 
 const KIND = 'VirtualMachineImage';
+const timeoutsOf = (recorded: Partial<ImageOutputs>) => imageSchema.shape.timeouts.parse(recorded.timeouts);
 
-/** `namespace/name` of an id, or of the recorded inputs when the id is a bare name. */
-function locate(id: string, recorded: Partial<ImageInputs>): { namespace: string; name: string } {
-  const [ns, name] = id.includes('/') ? id.split('/', 2) : [recorded.namespace ?? 'default', id];
-  return { namespace: recorded.namespace ?? ns, name: recorded.name ?? name };
+/** The image, and the default StorageClass's name when the image names one (undefined: none, or not readable). */
+export interface ObservedImage {
+  image: VirtualMachineImage;
+  defaultStorageClass?: string;
 }
 
 /** True when the live image of ours was written with other immutable inputs (Harvester would refuse patching them). */
@@ -60,144 +47,88 @@ function writtenOtherwise(inputs: ImageInputs, live: VirtualMachineImage): boole
   return IMMUTABLE.some((k) => (k !== 'storageClass' || inputs.storageClass !== undefined) && stableStringify(now[k]) !== stableStringify(want[k]));
 }
 
-export function createImageProvider(options: ImageProviderOptions = {}) {
-  const connect = options.connect ?? ((o: { kubeconfig?: string; context?: string }) => HarvesterClient.connect(connectionFor(o)));
-  const clientFor = (props: Partial<ImageInputs>) => connect({ kubeconfig: props.kubeconfig, context: props.context });
-
-  async function removeAndWait(client: HarvesterClient, namespace: string, name: string, timeout: string | undefined, option: string): Promise<void> {
-    await client.images.delete(name, { namespace, owner: imageOwner(name) });
-    await waitForDeletion<VirtualMachineImage>({
-      resource: client.images,
-      namespace,
-      name,
-      timeoutMs: parseDuration(timeout ?? '5m') ?? 300_000,
-      timeoutOption: option,
-      what: `${KIND} ${namespace}/${name} to be deleted with its storage`,
-      onProgress: progressFor(options.onProgress, { namespace, name }),
-    });
-  }
-
-  /** Waits until the volumes made from the image that are being deleted (a pool destroyed just before) are gone. */
-  async function volumesGone(client: HarvesterClient, namespace: string, name: string, storageClass: string, timeout: string | undefined): Promise<void> {
-    await waitFor<PersistentVolumeClaim>({
-      resource: client.persistentVolumeClaims,
-      timeoutMs: parseDuration(timeout ?? '5m') ?? 300_000,
-      timeoutOption: 'timeouts.delete',
-      what: `the volumes made from ${KIND} ${namespace}/${name} to be deleted`,
-      onProgress: progressFor(options.onProgress, { namespace, name }),
-      check: (pvcs) => {
-        const left = volumesOf(pvcs, storageClass).length;
-        return { done: left === 0, description: `${KIND} ${namespace}/${name}: ${left} volume(s) made from it still being deleted`, pending: [`${left} volume(s) of StorageClass ${storageClass}`] };
-      },
-    });
-  }
-
-  /** A merge patch of what Harvester lets change in place: labels (removed ones nulled), description, retry. */
-  async function patchInPlace(client: HarvesterClient, inputs: ImageInputs, live: VirtualMachineImage): Promise<void> {
-    const labels: Record<string, string | null> = desiredLabels(inputs);
-    const before = liveInputs(live, {});
-    for (const key of Object.keys(before.labels)) if (!(key in labels)) labels[key] = null;
-    if (!inputs.osType && before.osType) labels[OS_TYPE_LABEL] = null;
-    await client.images.mergePatch(inputs.name, { metadata: { labels }, spec: { description: inputs.description ?? null, retry: inputs.retry } }, { namespace: inputs.namespace, owner: imageOwner(inputs.name) });
-  }
-
-  /** Brings the image to the inputs and waits until it is imported. */
-  async function converge(inputs: ImageInputs, op: WriteOperation): Promise<ImageOutputs> {
-    const client = await clientFor(inputs);
-    let live = await client.images.get(inputs.name, inputs.namespace);
-    if (live) {
-      // Ours from an earlier run (a crash mid-download, an update): adopt it, unless it can never match.
-      assertOwned(live, imageOwner(inputs.name), op, KIND);
-      if (failedForGood(live) || writtenOtherwise(inputs, live)) {
-        await removeAndWait(client, inputs.namespace, inputs.name, inputs.timeouts[op], `timeouts.${op}`);
-        live = undefined;
-      }
-    }
-    if (live) await patchInPlace(client, inputs, live);
-    else await client.images.create(desiredImage(inputs));
-    const id = `${inputs.namespace}/${inputs.name}`;
-    const [image] = await waitFor<VirtualMachineImage>({
-      resource: client.images,
-      namespace: inputs.namespace,
-      name: inputs.name,
-      timeoutMs: parseDuration(inputs.timeouts[op]) ?? 1_800_000,
-      what: `${KIND} ${id} to be downloaded and imported`,
-      timeoutOption: `timeouts.${op}`,
-      onProgress: progressFor(options.onProgress, inputs),
-      check: ([current]) => importVerdict(id, current),
-    });
-    return toOutputs(inputs, image);
-  }
-
-  /** create/update: converge, a failure after the first write recorded with the image as it is. */
-  function apply(inputs: ImageInputs, op: WriteOperation): Promise<ImageOutputs> {
-    return recordPartial(() => converge(inputs, op), {
-      id: `${inputs.namespace}/${inputs.name}`,
-      op,
-      object: `${KIND} ${inputs.namespace}/${inputs.name}`,
-      observe: async (drift) => {
-        const live = await (await clientFor(inputs)).images.get(inputs.name, inputs.namespace);
-        return live && isOwnedBy(live, imageOwner(inputs.name)) ? toOutputs(inputs, live, drift) : undefined;
-      },
-    });
-  }
-
-  return {
-    check: (olds: Raw, news: Raw): Promise<CheckResult<Raw>> =>
-      checkInputs(olds, news, validateInputs, async (inputs) => clusterFailures(await clientFor(inputs), inputs)),
-
-    async diff(_id: string, olds: Raw, news: Raw): Promise<DiffResult> {
-      const d = diffInputs(olds as Partial<ImageOutputs>, userInputs(news) as Partial<ImageInputs>);
-      return deleteBeforeReplaceDiff(d);
+/** Waits until the volumes made from the image that are being deleted (a pool destroyed just before) are gone. */
+async function volumesGone(ctx: ResourceContext, image: VirtualMachineImage, ms: number): Promise<void> {
+  const id = `${image.metadata.namespace}/${image.metadata.name}`;
+  const storageClass = image.status?.storageClassName as string;
+  await waitFor<PersistentVolumeClaim>({
+    resource: ctx.client.persistentVolumeClaims,
+    timeoutMs: ms,
+    timeoutOption: 'timeouts.delete',
+    what: `the volumes made from ${KIND} ${id} to be deleted`,
+    onProgress: ctx.progress,
+    clock: ctx.clock,
+    check: (pvcs) => {
+      const left = volumesOf(pvcs, storageClass).length;
+      return { done: left === 0, description: `${KIND} ${id}: ${left} volume(s) made from it still being deleted`, pending: [`${left} volume(s) of StorageClass ${storageClass}`] };
     },
+  });
+}
 
-    async create(raw: Raw): Promise<CreateResult<ImageOutputs>> {
-      const inputs = parseChecked('HarvesterImage', raw, validateInputs);
-      return { id: `${inputs.namespace}/${inputs.name}`, outs: await apply(inputs, 'create') };
+const image = singleObject<ImageInputs, ImageOutputs, VirtualMachineImage>(
+  {
+    api: (client) => client.images,
+    owner: (ref) => imageOwner(ref.name),
+    desired: desiredImage,
+    // What Harvester lets change in place: labels (removed ones nulled), description, retry.
+    patch(inputs, live) {
+      const labels: Record<string, string | null> = desiredLabels(inputs);
+      const before = liveInputs(live, {});
+      for (const key of Object.keys(before.labels)) if (!(key in labels)) labels[key] = null;
+      if (!inputs.osType && before.osType) labels[OS_TYPE_LABEL] = null;
+      return { metadata: { labels }, spec: { description: inputs.description ?? null, retry: inputs.retry } };
     },
-
-    async read(id: string, props?: Raw): Promise<ReadResult<ImageOutputs>> {
-      const recorded = (props ?? {}) as Partial<ImageOutputs>;
-      const { namespace, name } = locate(id, recorded);
-      const client = await clientFor(recorded);
-      const live = await client.images.get(name, namespace);
-      if (!live) return {};
-      const importing = recorded.url === undefined;
-      const annotated = live.metadata.annotations?.[STORAGE_CLASS_ANNOTATION];
-      // Not allowed to list StorageClasses: the annotation is taken for Harvester's default unless the inputs named it.
-      const defaultStorageClass = annotated ? ((await storageClasses(client)) ?? { defaultName: annotated }).defaultName : undefined;
-      const now = liveInputs(live, { defaultStorageClass, recordedStorageClass: recorded.storageClass });
-      const base = imageSchema.parse({ name, namespace, ...now, timeouts: recorded.timeouts, kubeconfig: recorded.kubeconfig, context: recorded.context });
-      const drift = importing ? [] : [...driftOf(recorded as ImageInputs, now, live), ...unfinishedLines(recorded.drift)];
-      const read = toOutputs(base, live, drift);
-      const outs = importing ? withoutUnrecorded(read) : read;
-      const inputs = Object.fromEntries(Object.entries(outs).filter(([k, v]) => !OUTPUT_ONLY.includes(k) && v !== undefined));
-      return { id: `${namespace}/${name}`, props: outs, inputs };
-    },
-
-    async update(_id: string, _olds: Raw, news: Raw): Promise<UpdateResult<ImageOutputs>> {
-      return { outs: await apply(parseChecked('HarvesterImage', news, validateInputs), 'update') };
-    },
-
-    async delete(id: string, props: Raw): Promise<void> {
-      const recorded = props as Partial<ImageOutputs>;
-      const { namespace, name } = locate(id, recorded);
-      const client = await clientFor(recorded);
-      const live = await client.images.get(name, namespace);
-      if (!live || !isOwnedBy(live, imageOwner(name))) return; // never delete what we do not own
-      const users = await imageUsers(client, live);
+    remake: (inputs, live) => failedForGood(live) || writtenOtherwise(inputs, live),
+    ready: (inputs, current) => importVerdict(`${inputs.namespace}/${inputs.name}`, current),
+    readyWhat: () => 'to be downloaded and imported',
+    removeWhat: 'to be deleted with its storage',
+    async beforeRemove(ctx, live, recorded) {
+      const users = await imageUsers(ctx.client, live);
+      const id = `${live.metadata.namespace}/${live.metadata.name}`;
       if (users.volumes.length) {
         const who = users.vms.length ? `VM(s) ${users.vms.join(', ')} use` : 'no VM uses them, but they exist:';
         throw new ProviderError(
           'ImageInUse',
-          `${KIND} ${namespace}/${name} cannot be deleted: ${who} volume(s) ${users.volumes.join(', ')} made from it (Harvester refuses deleting an image while a volume of its storage class ${live.status?.storageClassName} exists).`,
-          { object: `${KIND} ${namespace}/${name}`, fix: `Delete ${users.vms.length ? 'those VMs and their volumes' : 'those volumes'} first (a HarvesterMachinePool using the image: destroy or change it first), then delete the image.` },
+          `${KIND} ${id} cannot be deleted: ${who} volume(s) ${users.volumes.join(', ')} made from it (Harvester refuses deleting an image while a volume of its storage class ${live.status?.storageClassName} exists).`,
+          { object: `${KIND} ${id}`, fix: `Delete ${users.vms.length ? 'those VMs and their volumes' : 'those volumes'} first (a HarvesterMachinePool using the image: destroy or change it first), then delete the image.` },
         );
       }
-      if (users.going) await volumesGone(client, namespace, name, live.status?.storageClassName as string, recorded.timeouts?.delete);
-      await removeAndWait(client, namespace, name, recorded.timeouts?.delete, 'timeouts.delete');
+      if (users.going) await volumesGone(ctx, live, timeoutMs(timeoutsOf(recorded), 'delete'));
     },
-  };
+  },
+  timeoutsOf,
+);
+
+export const imageResource: ManagedResource<ImageInputs, ImageOutputs, ObservedImage> = {
+  type: 'HarvesterImage',
+  model: { inputs: imageSchema, outputs: imageOutputsSchema, validate: validateInputs },
+  scope: 'namespaced',
+  ref: (v) => ({ namespace: v.namespace ?? 'default', name: v.name as string }),
+  describe: (ref) => `${KIND} ${ref.namespace}/${ref.name}`,
+  owner: image.owner,
+
+  async observe(ctx, ref, recorded) {
+    const live = await image.observe(ctx, ref, recorded);
+    if (!live) return undefined;
+    const annotated = live.metadata.annotations?.[STORAGE_CLASS_ANNOTATION];
+    // Not allowed to list StorageClasses: the annotation is taken for Harvester's default unless the inputs named it.
+    const defaultStorageClass = annotated ? ((await storageClasses(ctx.client)) ?? { defaultName: annotated }).defaultName : undefined;
+    return { image: live, defaultStorageClass };
+  },
+  owns: (live, ref, recorded) => image.owns(live.image, ref, recorded),
+  foreign: (live, ref, recorded) => image.foreign(live.image, ref, recorded),
+  checkCluster: async (ctx, { inputs }) => (inputs ? clusterFailures(ctx.client, inputs) : []),
+  converge: async (ctx, inputs, live, op, recorded) => ({ image: await image.converge(ctx, inputs, live?.image, op, recorded) }),
+  remove: (ctx, live, ref, recorded) => image.remove(ctx, live.image, ref, recorded),
+
+  liveInputs: (live, recorded) => liveInputs(live.image, { defaultStorageClass: live.defaultStorageClass, recordedStorageClass: recorded.storageClass }),
+  drift: (recorded, live, now) => driftOf(recorded, now as ReturnType<typeof liveInputs>, live.image),
+  diff: diffInputs,
+  outputs: (inputs, live, drift) => toOutputs(inputs, live.image, drift),
+};
+
+export function createImageProvider(options: ImageProviderOptions = {}) {
+  return reconciledProvider(imageResource, options);
 }
 
 export type ImageProvider = ReturnType<typeof createImageProvider>;
