@@ -128,7 +128,7 @@ describe('GuestClusterCredentials handlers: what the token may do, rotation, dri
     const mark = t.emulator.journal.mark();
     const r = await creds.check({}, args('gc-f'));
     assert.deepEqual(r.failures?.map((f) => f.property), ['serviceAccountName']);
-    assert.match(r.failures![0].reason, /Refusing to manage ServiceAccount default\/gc-f.*import what Harvester's generator \(or Rancher\) made: id "default\/gc-f"/s);
+    assert.match(r.failures![0].reason, /Refusing to manage ServiceAccount default\/gc-f.*Or import it \(id "default\/gc-f"\)/s);
     assert.deepEqual((await creds.check({}, args('gc-g', { namespace: 'nope' }))).failures?.map((f) => f.property), ['namespace']);
     assert.deepEqual(t.emulator.journal.entries({ since: mark }).filter((e) => e.verb !== 'get' && e.verb !== 'list'), []);
     await admin.serviceAccounts.delete('gc-f', { namespace: 'default' });

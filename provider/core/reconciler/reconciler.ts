@@ -126,6 +126,7 @@ export function reconciledProvider<I extends object, O extends object, L>(resour
   const notOnCluster = [...NOT_ON_CLUSTER, ...(resource.model.notOnCluster ?? [])];
   const nameInput = resource.nameInput ?? 'name';
 
+  const exists = (live: L | undefined): live is L => live !== undefined && (resource.exists?.(live) ?? true);
   const settingsOf = (values: Raw): ConnectionSettings => ({ kubeconfig: values.kubeconfig as string | undefined, context: values.context as string | undefined });
 
   async function contextFor(values: Raw, ref: ObjectRef): Promise<ResourceContext> {
@@ -154,9 +155,9 @@ export function reconciledProvider<I extends object, O extends object, L>(resour
   }
 
   /** check failures for someone else's objects under our names, with the ways out. */
-  function foreignFailures(live: L | undefined, ref: ObjectRef, recorded: Partial<O>): CheckFailure[] {
+  function foreignFailures(live: L | undefined, ref: ObjectRef, recorded: Partial<O>, inputs: Partial<I>): CheckFailure[] {
     if (live === undefined) return [];
-    return resource.foreign(live, ref, recorded).map((obj) => {
+    return resource.foreign(live, ref, recorded, inputs).map((obj) => {
       const err = notOwnedError(obj, resource.owner(ref), 'manage', obj.kind);
       const { name, namespace } = obj.metadata;
       const remove = `kubectl delete ${(obj.kind ?? 'object').toLowerCase()}${namespace ? ` -n ${namespace}` : ''} ${name}`;
@@ -176,7 +177,7 @@ export function reconciledProvider<I extends object, O extends object, L>(resour
     try {
       ctx = await contextFor(raw, ref ?? { name: '-' });
       const live = ref ? await resource.observe(ctx, ref, recorded) : undefined;
-      const found = [...(ref ? foreignFailures(live, ref, recorded) : [])];
+      const found = [...(ref ? foreignFailures(live, ref, recorded, known) : [])];
       if (resource.checkCluster) found.push(...(await resource.checkCluster(ctx, { inputs: v.inputs, raw, live, recorded, inProgram: declaredInProgram(news) })));
       const parsedOlds = (resource.model.validate(recorded as Raw).inputs ?? recorded) as Raw;
       const seen = new Set(failures.map((f) => f.property));
@@ -217,7 +218,7 @@ export function reconciledProvider<I extends object, O extends object, L>(resour
     const outs = await recordPartial(
       async () => {
         const live = await resource.observe(ctx, ref, recorded);
-        const [theirs] = live === undefined ? [] : resource.foreign(live, ref, recorded);
+        const [theirs] = live === undefined ? [] : resource.foreign(live, ref, recorded, inputs);
         if (theirs) throw notOwnedError(theirs, resource.owner(ref), op, theirs.kind);
         const refused = resource.checkBeforeWrite && resource.checkCluster ? await resource.checkCluster(ctx, { inputs, raw: inputs as Raw, live, recorded, inProgram: new Set() }) : [];
         if (refused.length) {
@@ -232,7 +233,7 @@ export function reconciledProvider<I extends object, O extends object, L>(resour
         object: resource.describe(ref),
         observe: async (drift) => {
           const live = await resource.observe(ctx, ref, recorded);
-          return live !== undefined && resource.owns(live, ref, recorded) ? resource.outputs(inputs, live, drift) : undefined;
+          return exists(live) && resource.owns(live, ref, recorded) ? resource.outputs(inputs, live, drift) : undefined;
         },
       },
     );
@@ -257,7 +258,7 @@ export function reconciledProvider<I extends object, O extends object, L>(resour
       const ref = importing ? refOfId(id) : recordedRef(id, recorded);
       const ctx = await contextFor(recorded as Raw, ref);
       const live = await resource.observe(ctx, ref, recorded);
-      if (live === undefined) return {};
+      if (!exists(live)) return {};
       const r = recorded as Raw;
       const kept = Object.fromEntries([...notOnCluster, ...CONNECTION_INPUTS].filter((k) => r[k] !== undefined).map((k) => [k, r[k]]));
       const now = resource.liveInputs(live, recorded);

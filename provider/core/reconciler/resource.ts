@@ -78,10 +78,18 @@ export interface ManagedResource<I extends object, O extends object, L> {
 
   /** What exists of the resource under `ref`, ours or not; undefined when nothing does. */
   observe(ctx: ResourceContext, ref: ObjectRef, recorded: Partial<O>): Promise<L | undefined>;
+  /**
+   * True when the resource itself exists (read answers "gone" otherwise; a failed apply records only then), for
+   * resources whose leftovers may outlive their main object. @default anything observed
+   */
+  exists?(live: L): boolean;
   /** True when what exists is this resource's: delete and drift read only that. */
   owns(live: L, ref: ObjectRef, recorded: Partial<O>): boolean;
-  /** The objects under the resource's names that are someone else's: check refuses them, apply never writes them. */
-  foreign(live: L, ref: ObjectRef, recorded: Partial<O>): KubeObject[];
+  /**
+   * The objects under the resource's names that are someone else's: check refuses them, apply never writes them.
+   * `inputs` are the new inputs where known (some objects are written only for some inputs).
+   */
+  foreign(live: L, ref: ObjectRef, recorded: Partial<O>, inputs?: Partial<I>): KubeObject[];
   /** The rules that need the cluster (check runs them; apply too, before its first write, with checkBeforeWrite). */
   checkCluster?(ctx: ResourceContext, check: ClusterCheck<I, O, L>): Promise<CheckFailure[]>;
   /**

@@ -1,13 +1,13 @@
 /**
  * GuestClusterCredentials: the Harvester credentials of a guest cluster's cloud provider and CSI driver, made as
  * Harvester's generator makes them. Model (model.ts) → names and plan (names.ts, validate.ts, plan.ts; pure) →
- * handlers.ts (the API).
+ * apply.ts (the writes) → handlers.ts (on the reconciler).
  */
-export { createGuestClusterCredentialsProvider, parseId, type GuestClusterCredentialsProvider, type GuestClusterCredentialsProviderOptions } from './handlers';
+export { createGuestClusterCredentialsProvider, guestClusterCredentialsResource, type GuestClusterCredentialsProvider, type GuestClusterCredentialsProviderOptions } from './handlers';
 export {
   guestClusterCredentialsSchema, guestClusterCredentialsOutputsSchema, SECRET_INPUTS,
   type GuestClusterCredentialsInputs, type GuestClusterCredentialsArgs, type GuestClusterCredentialsOutputs,
 } from './model';
 export { CLOUD_PROVIDER_ROLE, CSI_DRIVER_ROLE, GUEST_CONFIG_PATHS, GUEST_CONFIG_MODE, credentialNames, guestWriteFiles, renderCloudInit, renderKubeconfig, safeConcatName } from './names';
-export { desiredServiceAccount, desiredTokenSecret, desiredRoleBinding, desiredClusterRoleBinding, diffInputs, driftOf, liveInputs } from './plan';
+export { desiredServiceAccount, desiredTokenSecret, desiredRoleBinding, desiredClusterRoleBinding, driftOf, liveInputs } from './plan';
 export { validateInputs } from './validate';

@@ -1,7 +1,7 @@
 /**
  * Pure planning of GuestClusterCredentials: the objects Harvester's generator makes (names.ts), stamped with our
  * ownership; the live objects read back in the inputs' own shape (a ClusterRoleBinding deleted by hand reads as
- * bindCsiDriverRole false), the drift lines, the outputs, and the diff (namespace and serviceAccountName replace).
+ * bindCsiDriverRole false), the drift lines and the outputs.
  *
  * Ownership: objects we create carry the ownership labels (client/ownership.ts). An import adopts what the
  * generator or Rancher made, writing nothing (core/imported.ts: import plans nothing); its record holds the
@@ -13,8 +13,7 @@ import type { CheckResult as WaitVerdict } from '../../await';
 import type { KubeObject, RoleBinding, Secret, ServiceAccount } from '../../client/objects';
 import { isOwnedBy, stampOwnership, type OwnerIdentity } from '../../client/ownership';
 import { driftValue } from '../../core/hash';
-import { changedKeys } from '../../core/imported';
-import { REPLACE_INPUTS, type GuestClusterCredentialsInputs, type GuestClusterCredentialsOutputs } from './model';
+import type { GuestClusterCredentialsInputs, GuestClusterCredentialsOutputs } from './model';
 import { CLOUD_PROVIDER_ROLE, CSI_DRIVER_ROLE, credentialNames, renderCloudInit, renderKubeconfig, type CredentialNames } from './names';
 
 export const RESOURCE_TYPE = 'guest-cluster-credentials';
@@ -30,9 +29,6 @@ export const OWNED_ANNOTATIONS = [CLUSTER_NAME_ANNOTATION, ROTATION_ANNOTATION, 
 const SA_NAME_ANNOTATION = 'kubernetes.io/service-account.name';
 const SA_UID_ANNOTATION = 'kubernetes.io/service-account.uid';
 export const TOKEN_SECRET_TYPE = 'kubernetes.io/service-account-token';
-
-/** Inputs the cluster does not record: an import takes the program's (core/imported.ts). */
-export const NOT_ON_CLUSTER = ['timeouts'] as const;
 
 type Identity = Pick<GuestClusterCredentialsInputs, 'namespace' | 'serviceAccountName'>;
 
@@ -176,15 +172,6 @@ export function toOutputs(inputs: GuestClusterCredentialsInputs, live: LiveCrede
     cloudInit: cloudConfig ? renderCloudInit(cloudConfig) : '',
     drift,
   };
-}
-
-const DIFF_KEYS = ['clusterName', 'namespace', 'serviceAccountName', 'bindCsiDriverRole', 'serverUrl', 'rotationTrigger', 'timeouts'] as const;
-
-/** diff: which inputs changed (connection settings are taken out by the host wrapper), which replace. */
-export function diffInputs(olds: Partial<GuestClusterCredentialsOutputs>, news: Partial<GuestClusterCredentialsInputs>): { changes: boolean; replaces: string[] } {
-  const changed = changedKeys(olds, news, DIFF_KEYS, NOT_ON_CLUSTER);
-  const drifted = (olds.drift ?? []).length > 0;
-  return { changes: changed.length > 0 || drifted, replaces: changed.filter((k) => REPLACE_INPUTS.includes(k)) };
 }
 
 /**

@@ -2,7 +2,11 @@
 import assert from 'node:assert/strict';
 import { desiredClusterRoleBinding, desiredRoleBinding, desiredServiceAccount, desiredTokenSecret, validateInputs } from '../../../../provider/resources/guest-cluster-credentials';
 import type { GuestClusterCredentialsInputs } from '../../../../provider/resources/guest-cluster-credentials';
-import { adoptableUid, diffInputs, driftOf, isOurs, liveInputs, rotates, toOutputs, credentialsOwner } from '../../../../provider/resources/guest-cluster-credentials/plan';
+import { adoptableUid, driftOf, isOurs, liveInputs, rotates, toOutputs, credentialsOwner } from '../../../../provider/resources/guest-cluster-credentials/plan';
+import { guestClusterCredentialsResource } from '../../../../provider/resources/guest-cluster-credentials/handlers';
+import { diffOf } from '../../../../provider/core/reconciler/reconciler';
+
+const diffInputs = diffOf(guestClusterCredentialsResource);
 import { UNKNOWN } from '../../../../provider/core/unknowns';
 
 const inputs = validateInputs({ clusterName: 'gc4', namespace: 'gc-test', rotationTrigger: 'v1' }).inputs as GuestClusterCredentialsInputs;
