@@ -16,6 +16,26 @@ export function configSetCommand(): string {
   return `${runner ? 'npx harvester-iac-run' : 'pulumi'} config set --secret harvester:kubeconfig < kubeconfig.yaml`;
 }
 
+/**
+ * A failure on a guest cluster (reached with credentials the resource holds in `input`), so check names that
+ * input rather than the Harvester connection.
+ */
+export class OtherClusterError extends Error {
+  constructor(readonly input: string, override readonly cause: unknown) {
+    super(errorMessage(cause));
+    this.name = 'OtherClusterError';
+  }
+}
+
+/** Runs `work` against the cluster `input` names; a failure says which. */
+export async function onCluster<T>(input: string, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    throw err instanceof OtherClusterError ? err : new OtherClusterError(input, err);
+  }
+}
+
 /** What a check says of an unreachable cluster; `reported` remembers the clusters already explained. */
 export class UnreachableClusters {
   private readonly reported = new Set<string>();
@@ -25,6 +45,9 @@ export class UnreachableClusters {
    * when the kubeconfig could not even be loaded), the kubeconfig taken from `origin`.
    */
   failure(err: unknown, where: { server?: string; origin: string; input?: string }): CheckFailure {
+    if (err instanceof OtherClusterError) {
+      return { property: '', reason: `cannot check the inputs against the guest cluster (${err.input}): ${err.message}` };
+    }
     const server = where.server ?? 'an unknown server';
     const key = `${server}\u0000${where.origin}`;
     const fix = where.input
@@ -32,15 +55,15 @@ export class UnreachableClusters {
       : `check that the cluster is up and the credentials are current, then set them with \`${configSetCommand()}\``;
     if (where.server === undefined) {
       // The kubeconfig itself could not be loaded: its own message says what is wrong with it.
-      return { property: '', reason: `cannot check the inputs against the cluster: the kubeconfig from ${where.origin} cannot be used: ${errorMessage(err)}\nFix: ${fix}.` };
+      return { property: '', reason: `cannot check the inputs against the Harvester cluster: the kubeconfig from ${where.origin} cannot be used: ${errorMessage(err)}\nFix: ${fix}.` };
     }
     if (this.reported.has(key)) {
-      return { property: '', reason: `not checked: the cluster at ${server} is unreachable or refuses us (the first resource checked says why)` };
+      return { property: '', reason: `not checked: the Harvester cluster at ${server} is unreachable or refuses us (the first resource checked says why)` };
     }
     this.reported.add(key);
     return {
       property: '',
-      reason: `cannot check the inputs against the cluster at ${server} (kubeconfig from ${where.origin}): ${errorMessage(err)}\nFix: ${fix}.`,
+      reason: `cannot check the inputs against the Harvester cluster at ${server} (kubeconfig from ${where.origin}): ${errorMessage(err)}\nFix: ${fix}.`,
     };
   }
 }

@@ -17,6 +17,7 @@
  */
 import { systemClock } from '../../await/clock';
 import { HarvesterClient } from '../../client/harvester-client';
+import type { KubeObject } from '../../client/objects';
 import { notOwnedError } from '../../client/ownership';
 import { userInputs } from '../check-flow';
 import { CONNECTION_INPUTS, connectionFor, connectionOrigin, type ConnectionSettings } from '../connection';
@@ -72,9 +73,15 @@ export function isImport(recorded: Raw | undefined): boolean {
   return Object.keys(recorded ?? {}).every((k) => k.startsWith('__') || CONNECTION_INPUTS.includes(k));
 }
 
+/** The ways out of someone else's object under a resource's name: import it, or delete it if nothing uses it. */
+function defaultFix(obj: KubeObject, ref: ObjectRef): string {
+  const { name, namespace } = obj.metadata;
+  return `Or import it (id "${formatRef(ref)}"), or delete it (\`kubectl delete ${(obj.kind ?? 'object').toLowerCase()}${namespace ? ` -n ${namespace}` : ''} ${name}\`) if nothing uses it.`;
+}
+
 /** Lines of check failures in an error thrown at apply time: the property named once, here. */
 export function failureLines(failures: readonly CheckFailure[]): string {
-  return failures.map((f) => `  - ${f.property ? `${f.property}: ` : ''}${f.reason}`).join('\n');
+  return failures.map((f) => `  - ${f.property && !f.reason.startsWith(`${f.property}:`) ? `${f.property}: ` : ''}${f.reason}`).join('\n');
 }
 
 /** A diff's verdict: any change, the inputs that replace, and whether the old object goes first. */
@@ -159,9 +166,7 @@ export function reconciledProvider<I extends object, O extends object, L>(resour
     if (live === undefined) return [];
     return resource.foreign(live, ref, recorded, inputs).map((obj) => {
       const err = notOwnedError(obj, resource.owner(ref), 'manage', obj.kind);
-      const { name, namespace } = obj.metadata;
-      const remove = `kubectl delete ${(obj.kind ?? 'object').toLowerCase()}${namespace ? ` -n ${namespace}` : ''} ${name}`;
-      return { property: nameInput, reason: `${nameInput}: ${err.message} Or import it (id "${formatRef(ref)}"), or delete it (\`${remove}\`) if nothing uses it.` };
+      return { property: nameInput, reason: `${nameInput}: ${err.message} ${resource.foreignFix?.(obj, ref) ?? defaultFix(obj, ref)}` };
     });
   }
 
@@ -176,7 +181,7 @@ export function reconciledProvider<I extends object, O extends object, L>(resour
     let ctx: ResourceContext | undefined;
     try {
       ctx = await contextFor(raw, ref ?? { name: '-' });
-      const live = ref ? await resource.observe(ctx, ref, recorded) : undefined;
+      const live = ref ? await resource.observe(ctx, ref, { ...recorded, ...known } as Partial<O>) : undefined;
       const found = [...(ref ? foreignFailures(live, ref, recorded, known) : [])];
       if (resource.checkCluster) found.push(...(await resource.checkCluster(ctx, { inputs: v.inputs, raw, live, recorded, inProgram: declaredInProgram(news) })));
       const parsedOlds = (resource.model.validate(recorded as Raw).inputs ?? recorded) as Raw;
@@ -215,14 +220,15 @@ export function reconciledProvider<I extends object, O extends object, L>(resour
     const ref = resource.ref(inputs);
     const id = formatRef(ref);
     const ctx = await contextFor(inputs as Raw, ref);
+    const values = { ...recorded, ...inputs } as Partial<O>;
     const outs = await recordPartial(
       async () => {
-        const live = await resource.observe(ctx, ref, recorded);
+        const live = await resource.observe(ctx, ref, values);
         const [theirs] = live === undefined ? [] : resource.foreign(live, ref, recorded, inputs);
         if (theirs) throw notOwnedError(theirs, resource.owner(ref), op, theirs.kind);
         const refused = resource.checkBeforeWrite && resource.checkCluster ? await resource.checkCluster(ctx, { inputs, raw: inputs as Raw, live, recorded, inProgram: new Set() }) : [];
         if (refused.length) {
-          throw new ProviderError('InvalidInputs', `${resource.describe(ref)} cannot be ${op}d: the cluster refuses the inputs:\n${failureLines(refused)}\n`, { fix: 'Fix the inputs above and run again.' });
+          throw new ProviderError('InvalidInputs', `${resource.describe(ref, inputs)} cannot be ${op}d: the cluster refuses the inputs:\n${failureLines(refused)}\n`, { fix: 'Fix the inputs above and run again.' });
         }
         const owned = live !== undefined && resource.owns(live, ref, recorded) ? live : undefined;
         return resource.outputs(inputs, await resource.converge(ctx, inputs, owned, op, recorded), []);
@@ -230,9 +236,9 @@ export function reconciledProvider<I extends object, O extends object, L>(resour
       {
         id,
         op,
-        object: resource.describe(ref),
+        object: resource.describe(ref, inputs),
         observe: async (drift) => {
-          const live = await resource.observe(ctx, ref, recorded);
+          const live = await resource.observe(ctx, ref, values);
           return exists(live) && resource.owns(live, ref, recorded) ? resource.outputs(inputs, live, drift) : undefined;
         },
       },

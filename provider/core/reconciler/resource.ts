@@ -71,13 +71,16 @@ export interface ManagedResource<I extends object, O extends object, L> {
   ref(values: Partial<I>): ObjectRef;
   /** The inputs an id stands for (filled into an import's inputs). @default { namespace, name } */
   refInputs?(ref: ObjectRef): Partial<I>;
-  /** "KeyPair default/ops": the object as messages name it. */
-  describe(ref: ObjectRef): string;
+  /** "KeyPair default/ops": the object as messages name it (`values`: the inputs or recorded state, where known). */
+  describe(ref: ObjectRef, values?: Partial<I>): string;
   /** The ownership its objects' labels carry. */
   owner(ref: ObjectRef): OwnerIdentity;
 
-  /** What exists of the resource under `ref`, ours or not; undefined when nothing does. */
-  observe(ctx: ResourceContext, ref: ObjectRef, recorded: Partial<O>): Promise<L | undefined>;
+  /**
+   * What exists of the resource under `ref`, ours or not; undefined when nothing does. `values` are the inputs
+   * being checked or applied over the recorded state (read and delete: the recorded state alone).
+   */
+  observe(ctx: ResourceContext, ref: ObjectRef, values: Partial<O>): Promise<L | undefined>;
   /**
    * True when the resource itself exists (read answers "gone" otherwise; a failed apply records only then), for
    * resources whose leftovers may outlive their main object. @default anything observed
@@ -90,6 +93,8 @@ export interface ManagedResource<I extends object, O extends object, L> {
    * `inputs` are the new inputs where known (some objects are written only for some inputs).
    */
   foreign(live: L, ref: ObjectRef, recorded: Partial<O>, inputs?: Partial<I>): KubeObject[];
+  /** The way out of a foreign object check names after "Refusing to manage …". @default import it, or delete it with kubectl */
+  foreignFix?(obj: KubeObject, ref: ObjectRef): string | undefined;
   /** The rules that need the cluster (check runs them; apply too, before its first write, with checkBeforeWrite). */
   checkCluster?(ctx: ResourceContext, check: ClusterCheck<I, O, L>): Promise<CheckFailure[]>;
   /**

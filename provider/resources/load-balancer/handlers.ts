@@ -1,293 +1,143 @@
 /**
- * HarvesterLoadBalancer's provider handlers (dynamic.ResourceProvider shape):
- * model (model.ts) → pure rules and plan (validate.ts, plan.ts) → the API calls here.
- *
- * - check: every input rule at once; then against the cluster: the namespace, the named ipPool and network
- *   exist, and a load balancer of that name we do not own is reported with the ways out. Nothing is written.
- * - diff: ipam (Harvester refuses changing it in place), name and namespace replace, deleting the old one first
- *   (the name is fixed, and the old address must be released).
- * - create/update: the object with ownership labels (update: a merge patch of spec and our annotation), then a
- *   watch until an address is allocated and the load balancer is Ready; a timeout says which of "no pool
- *   matches", "pool exhausted", "DHCP gave nothing" or "no backend runs" held it back. A failure after the first
- *   write is recorded with what exists (core/partial.ts: the LoadBalancer, or for "cluster" the guest Service).
- * - read: one GET; the live spec as inputs, so an out-of-band edit shows per property after a refresh; the
- *   line of an unfinished create/update is kept until an up completes it.
- * - delete: deletes it and waits until it is gone (Harvester's finalizer releases the address first).
+ * HarvesterLoadBalancer on the reconciler (core/reconciler), in two shapes (workloadType):
+ * - `vm`: one Harvester LoadBalancer in front of VMs (apply.ts convergeLoadBalancer).
+ * - `cluster`: a LoadBalancer Service in a guest cluster, which the guest's Harvester cloud provider turns into a
+ *   Harvester LoadBalancer (guest-service.ts); the guest is reached with the resource's own (secret) inputs.
+ * - check: every input rule at once; against the cluster: the namespace, the named ipPool and network exist (a pool
+ *   this program creates is known to exist at up); for `cluster`, the guest's cloud-provider version reads health
+ *   checks. The reconciler refuses an object of that name we do not own.
+ * - diff: ipam (Harvester refuses changing it in place), name and namespace replace, the old one deleted first.
+ * - remove: deletes it and waits until it is gone (Harvester's finalizer releases the address first); for
+ *   `cluster`, the Service, then waits until the cloud provider removed the Harvester side.
  */
-import { waitFor, waitForDeletion } from '../../await';
-import { progressFor, type ProgressSink } from '../../core/progress';
-import { HarvesterClient } from '../../client/harvester-client';
-import type { LoadBalancer } from '../../client/objects';
-import { assertOwned, isOwnedBy, notOwnedError } from '../../client/ownership';
-import { connectionFor } from '../../core/connection';
-import { parseDuration } from '../../core/duration';
-import { checkInputs, deleteBeforeReplaceDiff, parseChecked, userInputs, type CheckContext } from '../../core/check-flow';
-import { errorMessage } from '../../core/errors';
-import { withoutUnrecorded } from '../../core/imported';
-import { recordPartial, unfinishedLines, type WriteOperation } from '../../core/partial';
-import type { CheckFailure, CheckResult, CreateResult, DiffResult, ReadResult, UpdateResult } from '../../core/types';
-import { OUTPUT_ONLY, loadBalancerSchema, type LoadBalancerInputs, type LoadBalancerOutputs } from './model';
-import { NETWORK_ANNOTATION, desiredLoadBalancer, desiredSpec, diffInputs, driftOf, lbOwner, liveInputs, readyOf, toOutputs } from './plan';
-import { validateInputs } from './validate';
-import { SERVICE_ANNOTATIONS, deleteService, desiredService, guestVersion, harvesterSide, healthCheckRefusal, serviceInputs, serviceOutputs, waitForServiceAddress } from './guest-service';
-import type { Service } from '../../client/objects';
+import { waitForDeletion } from '../../await';
+import type { LoadBalancer, Service } from '../../client/objects';
+import { isOwnedBy } from '../../client/ownership';
 import { driftValue, stableStringify } from '../../core/hash';
+import { parseRef } from '../../core/object-ref';
+import { reconciledProvider, type ReconcilerOptions } from '../../core/reconciler/reconciler';
+import type { ManagedResource, ResourceContext } from '../../core/reconciler/resource';
+import { timeoutMs } from '../../core/timeouts';
+import type { CheckFailure } from '../../core/types';
+import { onCluster } from '../../core/unreachable';
+import { convergeLoadBalancer, convergeService } from './apply';
+import { deleteService, guestVersion, harvesterSide, healthCheckRefusal, serviceInputs, serviceOutputs } from './guest-service';
+import { OUTPUT_ONLY, loadBalancerOutputsSchema, loadBalancerSchema, type LoadBalancerInputs, type LoadBalancerOutputs } from './model';
+import { diffInputs, driftOf, lbOwner, liveInputs, toOutputs } from './plan';
+import { validateInputs } from './validate';
 
-type Raw = Record<string, unknown>;
+export type LoadBalancerProviderOptions = ReconcilerOptions;
+export { explainNotReady } from './apply';
 
-export interface LoadBalancerProviderOptions {
-  connect?: (options: { kubeconfig?: string; context?: string }) => Promise<HarvesterClient>;
-  /** Progress lines of the waits and the load balancer they are about. @default dropped */
-  onProgress?: ProgressSink;
-}
+/** What exists: the Harvester LoadBalancer (`vm`), or the guest Service and the Harvester side made for it. */
+export type ObservedLoadBalancer = { shape: 'vm'; lb: LoadBalancer } | { shape: 'cluster'; svc: Service; lb?: LoadBalancer };
 
-const fail = (property: string, reason: string): CheckFailure => ({ property, reason: `${property}: ${reason}` });
+type Inputs = LoadBalancerInputs;
+type Outputs = LoadBalancerOutputs;
 
-/** Why a load balancer is not Ready yet, in the user's terms (the controller's message kept). */
-export function explainNotReady(lb: LoadBalancer | undefined, inputs: LoadBalancerInputs): string {
-  const { message } = readyOf(lb);
-  if (/no matched IPPool/i.test(message)) {
-    return `no IP pool matches it (tried: ${inputs.ipPool ? `pool ${inputs.ipPool}` : `network ${inputs.network ?? '(none)'}, namespace ${inputs.namespace}, then the global pool`}): create a HarvesterIPPool whose selector matches, or set ipPool (${message})`;
-  }
-  if (/no available IP|no IP addresses available/i.test(message)) return `the IP pool is exhausted: widen its ranges or free an address (${message})`;
-  if (inputs.ipam === 'dhcp' && !lb?.status?.address) return `DHCP gave no address yet: check the DHCP server of the VM network${inputs.network ? ` ${inputs.network}` : ''} (${message})`;
-  if (/backend/i.test(message)) return `${message}: no running VM matches backendServerSelector ${JSON.stringify(inputs.backendServerSelector)} in namespace ${inputs.namespace}`;
-  return message;
-}
+const guestOf = (ctx: ResourceContext, values: Partial<Inputs>) => onCluster('guestKubeconfig', () => ctx.connect({ kubeconfig: values.guestKubeconfig, context: values.guestContext }));
+const objectOf = (live: ObservedLoadBalancer) => (live.shape === 'vm' ? live.lb : live.svc);
+const timeoutsOf = (recorded: Partial<Outputs>) => loadBalancerSchema.shape.timeouts.parse(recorded.timeouts);
 
-export function createLoadBalancerProvider(options: LoadBalancerProviderOptions = {}) {
-  const connect = options.connect ?? ((o: { kubeconfig?: string; context?: string }) => HarvesterClient.connect(connectionFor(o)));
-  const clientFor = (props: Partial<LoadBalancerInputs>) => connect({ kubeconfig: props.kubeconfig, context: props.context });
-  // The guest's credentials are this resource's own (secret) inputs: one per guest cluster, not stack config.
-  const guestFor = (props: Partial<LoadBalancerInputs>) => connect({ kubeconfig: props.guestKubeconfig, context: props.guestContext });
-
-  async function guestFailures(inputs: LoadBalancerInputs): Promise<CheckFailure[]> {
-    const out: CheckFailure[] = [];
-    let guest: HarvesterClient;
-    try {
-      guest = await guestFor(inputs);
-      const version = await guestVersion(guest, inputs);
-      const refusal = inputs.healthCheck ? healthCheckRefusal(version) : undefined;
-      if (refusal) out.push(fail('healthCheck', refusal));
-    } catch (err) {
-      return [{ property: '', reason: `cannot check the inputs against the guest cluster (guestKubeconfig): ${errorMessage(err)}` }];
-    }
-    const same = await guest.services.get(inputs.name, inputs.namespace);
-    if (same && !isOwnedBy(same, lbOwner(inputs.name))) {
-      out.push(fail('name', `${notOwnedError(same, lbOwner(inputs.name), 'manage', 'Service').message} Or delete it in the guest cluster if nothing uses it.`));
-    }
-    return out;
-  }
-
-  /** Brings the guest Service to the inputs: a merge patch of our annotations (removed ones nulled), ports and selector. */
-  async function patchService(guest: HarvesterClient, inputs: LoadBalancerInputs, live: Service): Promise<void> {
-    const desired = desiredService(inputs);
-    const annotations: Record<string, string | null> = { ...desired.metadata.annotations };
-    for (const key of Object.values(SERVICE_ANNOTATIONS)) if (!(key in annotations) && live.metadata.annotations?.[key] !== undefined) annotations[key] = null;
-    const selector: Record<string, string | null> = { ...(desired.spec?.selector ?? {}) };
-    for (const key of Object.keys(live.spec?.selector ?? {})) if (!(key in selector)) selector[key] = null;
-    await guest.services.mergePatch(inputs.name, { metadata: { annotations }, spec: { ports: desired.spec!.ports, selector } }, { namespace: inputs.namespace, owner: lbOwner(inputs.name) });
-  }
-
-  async function convergeService(inputs: LoadBalancerInputs, op: WriteOperation): Promise<LoadBalancerOutputs> {
-    const [guest, harvester] = await Promise.all([guestFor(inputs), clientFor(inputs)]);
-    const live = await guest.services.get(inputs.name, inputs.namespace);
-    if (live) {
-      assertOwned(live, lbOwner(inputs.name), op, 'Service');
-      await patchService(guest, inputs, live);
-    } else {
-      await guest.services.create(desiredService(inputs));
-    }
-    const { svc, lb } = await waitForServiceAddress(guest, harvester, inputs, op, progressFor(options.onProgress, inputs));
-    return serviceOutputs(inputs, svc, lb);
-  }
-
-  async function networkFailures(inputs: LoadBalancerInputs, client: HarvesterClient): Promise<CheckFailure[]> {
-    if (!inputs.network) return [];
-    const [ns, name] = inputs.network.split('/');
-    return (await client.networks.get(name, ns)) ? [] : [fail('network', `VM network ${inputs.network} does not exist: name an existing NetworkAttachmentDefinition`)];
-  }
-
-  async function clusterFailures(inputs: LoadBalancerInputs, client: HarvesterClient, context: CheckContext): Promise<CheckFailure[]> {
-    const out: CheckFailure[] = [...(await networkFailures(inputs, client))];
-    if (!(await client.namespaces.get(inputs.namespace))) out.push(fail('namespace', `namespace ${inputs.namespace} does not exist: create it, or choose an existing one`));
-    // A pool this program creates does not exist yet at preview; up checks again once it does.
-    if (inputs.ipPool && !context.inProgram.has('ipPool') && !(await client.ipPools.get(inputs.ipPool))) out.push(fail('ipPool', `IPPool ${inputs.ipPool} does not exist: create it (a HarvesterIPPool), or leave ipPool out to let Harvester choose`));
-    const same = await client.loadBalancers.get(inputs.name, inputs.namespace);
-    if (same && !isOwnedBy(same, lbOwner(inputs.name))) {
-      const err = notOwnedError(same, lbOwner(inputs.name), 'manage', 'LoadBalancer');
-      out.push(fail('name', `${err.message} Or delete it (\`kubectl delete lb -n ${inputs.namespace} ${inputs.name}\`) if nothing uses it.`));
-    }
-    return out;
-  }
-
-  /** Brings the LoadBalancer to the inputs (creating it, or patching ours) and waits until it serves. */
-  async function convergeLoadBalancer(inputs: LoadBalancerInputs, op: WriteOperation): Promise<LoadBalancerOutputs> {
-    const client = await clientFor(inputs);
-    const live = await client.loadBalancers.get(inputs.name, inputs.namespace);
-    if (live) {
-      // Ours (a retry after a create that failed part-way, or an update): bring it to the inputs.
-      assertOwned(live, lbOwner(inputs.name), op, 'LoadBalancer');
-      await patchToInputs(client, inputs, live);
-    } else {
-      await client.loadBalancers.create(desiredLoadBalancer(inputs));
-    }
-    return toOutputs(inputs, await waitReady(client, inputs, op));
-  }
-
-  /** The outputs of what exists of ours after a failed apply (undefined when nothing does). */
-  async function observeWritten(inputs: LoadBalancerInputs, drift: string[]): Promise<LoadBalancerOutputs | undefined> {
-    const owner = lbOwner(inputs.name);
-    if (inputs.workloadType === 'cluster') {
-      const svc = await (await guestFor(inputs)).services.get(inputs.name, inputs.namespace);
-      return svc && isOwnedBy(svc, owner) ? serviceOutputs(inputs, svc, await harvesterSide(await clientFor(inputs), inputs, svc), drift) : undefined;
-    }
-    const live = await (await clientFor(inputs)).loadBalancers.get(inputs.name, inputs.namespace);
-    return live && isOwnedBy(live, owner) ? toOutputs(inputs, live, drift) : undefined;
-  }
-
-  /** create/update: converge, a failure after the first write recorded with what exists. */
-  function apply(id: string, inputs: LoadBalancerInputs, op: WriteOperation): Promise<LoadBalancerOutputs> {
-    const cluster = inputs.workloadType === 'cluster';
-    return recordPartial(() => (cluster ? convergeService(inputs, op) : convergeLoadBalancer(inputs, op)), {
-      id,
-      op,
-      object: `${cluster ? 'guest Service' : 'LoadBalancer'} ${inputs.namespace}/${inputs.name}`,
-      observe: (drift) => observeWritten(inputs, drift),
-    });
-  }
-
-  async function waitReady(client: HarvesterClient, inputs: LoadBalancerInputs, op: WriteOperation): Promise<LoadBalancer> {
-    const [lb] = await waitFor<LoadBalancer>({
-      resource: client.loadBalancers,
-      namespace: inputs.namespace,
-      name: inputs.name,
-      timeoutMs: parseDuration(inputs.timeouts[op]) ?? 300_000,
-      what: `LoadBalancer ${inputs.namespace}/${inputs.name} to get an address and be Ready`,
-      timeoutOption: `timeouts.${op}`,
-      onProgress: progressFor(options.onProgress, inputs),
-      check: ([current]) => {
-        const { ready } = readyOf(current);
-        const address = current?.status?.address ?? '';
-        const poolMatches = inputs.ipam === 'dhcp' || !inputs.ipPool || current?.status?.allocatedAddress?.ipPool === inputs.ipPool;
-        if (ready && address && poolMatches) return { done: true, description: `LoadBalancer ${inputs.namespace}/${inputs.name} serves on ${address}` };
-        const why = explainNotReady(current, inputs);
-        return { done: false, description: `LoadBalancer ${inputs.namespace}/${inputs.name}: ${why}`, pending: [why] };
-      },
-    });
-    return lb;
-  }
-
-  /** read of a guest Service: the Service's managed fields as inputs, the Harvester side read back. */
-  async function readService(id: string, recorded: LoadBalancerOutputs): Promise<ReadResult<LoadBalancerOutputs>> {
-    const guest = await guestFor(recorded);
-    const svc = await guest.services.get(recorded.name, recorded.namespace);
-    if (!svc) return {};
-    const live = serviceInputs(svc);
-    const recordedInputs = recordedInputsOf(recorded);
-    const base = loadBalancerSchema.parse({ ...recordedInputs, description: undefined, network: undefined, podSelector: undefined, healthCheck: undefined, ...live });
-    const drift = (Object.keys(live) as (keyof typeof live)[])
-      .concat((['network', 'description', 'podSelector', 'healthCheck'] as const).filter((k) => !(k in live) && recorded[k] !== undefined))
-      .filter((k) => stableStringify(live[k]) !== stableStringify(recorded[k]))
-      .map((k) => `Service ${recorded.namespace}/${recorded.name} (guest): ${k} is ${driftValue(live[k])}, this resource set ${driftValue(recorded[k])}`)
-      .concat(unfinishedLines(recorded.drift));
-    const outs = serviceOutputs(base, svc, await harvesterSide(await clientFor(recorded), base, svc), drift);
-    const inputs = Object.fromEntries(Object.entries(outs).filter(([k, v]) => !OUTPUT_ONLY.includes(k) && v !== undefined));
-    return { id, props: outs, inputs };
-  }
-
-  return {
-    check: (olds: Raw, news: Raw): Promise<CheckResult<Raw>> =>
-      checkInputs(olds, news, validateInputs, async (inputs, context) => {
-        const client = await clientFor(inputs);
-        return inputs.workloadType === 'cluster' ? [...(await guestFailures(inputs)), ...(await networkFailures(inputs, client))] : clusterFailures(inputs, client, context);
-      }),
-
-    async diff(_id: string, olds: Raw, news: Raw): Promise<DiffResult> {
-      const d = diffInputs(olds as Partial<LoadBalancerOutputs>, userInputs(news) as Partial<LoadBalancerInputs>);
-      return deleteBeforeReplaceDiff(d);
-    },
-
-    async create(raw: Raw): Promise<CreateResult<LoadBalancerOutputs>> {
-      const inputs = parseChecked('HarvesterLoadBalancer', raw, validateInputs);
-      const id = `${inputs.namespace}/${inputs.name}`;
-      return { id, outs: await apply(id, inputs, 'create') };
-    },
-
-    async read(id: string, props?: Raw): Promise<ReadResult<LoadBalancerOutputs>> {
-      const recorded = (props ?? {}) as Partial<LoadBalancerOutputs>;
-      const [ns, name] = id.includes('/') ? id.split('/', 2) : [recorded.namespace ?? 'default', id];
-      if (recorded.workloadType === 'cluster') return readService(id, recorded as LoadBalancerOutputs);
-      const client = await clientFor(recorded);
-      const live = await client.loadBalancers.get(recorded.name ?? name, recorded.namespace ?? ns);
-      if (!live) return {};
-      const [lbNamespace, lbName] = [recorded.namespace ?? ns, recorded.name ?? name];
-      const importing = recorded.listeners === undefined;
-      const base = loadBalancerSchema.parse({
-        name: lbName,
-        namespace: lbNamespace,
-        ...liveInputs(live),
-        timeouts: recorded.timeouts,
-        kubeconfig: recorded.kubeconfig,
-        context: recorded.context,
-      });
-      const drift = importing ? [] : [...driftOf(recorded as LoadBalancerInputs, live), ...unfinishedLines(recorded.drift)];
-      const read = toOutputs(base, live, drift);
-      const outs = importing ? withoutUnrecorded(read) : read;
-      const inputs = Object.fromEntries(Object.entries(outs).filter(([k, v]) => !OUTPUT_ONLY.includes(k) && v !== undefined));
-      return { id: `${lbNamespace}/${lbName}`, props: outs, inputs };
-    },
-
-    async update(id: string, _olds: Raw, news: Raw): Promise<UpdateResult<LoadBalancerOutputs>> {
-      const inputs = parseChecked('HarvesterLoadBalancer', news, validateInputs);
-      return { outs: await apply(id, inputs, 'update') };
-    },
-
-    async delete(id: string, props: Raw): Promise<void> {
-      const recorded = props as Partial<LoadBalancerOutputs>;
-      const [ns, name] = id.includes('/') ? id.split('/', 2) : [recorded.namespace ?? 'default', id];
-      if (recorded.workloadType === 'cluster') {
-        const inputs = loadBalancerSchema.parse(recordedInputsOf(recorded));
-        const guest = await guestFor(inputs);
-        const svc = await guest.services.get(inputs.name, inputs.namespace);
-        if (svc && isOwnedBy(svc, lbOwner(inputs.name))) await deleteService(guest, await clientFor(inputs), inputs, svc, progressFor(options.onProgress, inputs));
-        return;
-      }
-      const client = await clientFor(recorded);
-      const live = await client.loadBalancers.get(recorded.name ?? name, recorded.namespace ?? ns);
-      const [lbNamespace, lbName] = [recorded.namespace ?? ns, recorded.name ?? name];
-      if (!live || !isOwnedBy(live, lbOwner(lbName))) return; // never delete what we do not own
-      await client.loadBalancers.delete(lbName, { namespace: lbNamespace, owner: lbOwner(lbName) });
-      await waitForDeletion<LoadBalancer>({
-        resource: client.loadBalancers,
-        namespace: lbNamespace,
-        name: lbName,
-        timeoutMs: parseDuration(recorded.timeouts?.delete ?? '5m') ?? 300_000,
-        timeoutOption: 'timeouts.delete',
-        what: `LoadBalancer ${lbNamespace}/${lbName} to be deleted and its address released`,
-        onProgress: progressFor(options.onProgress, { namespace: lbNamespace, name: lbName }),
-      });
-    },
-  };
-}
-
-/** The inputs recorded in a state (outputs left out; host-safe already dropped the host's `__provider`). */
-function recordedInputsOf(recorded: Partial<LoadBalancerOutputs>): Raw {
+/** The inputs recorded in a state (outputs left out). */
+function recordedInputsOf(recorded: Partial<Outputs>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(recorded).filter(([k]) => !OUTPUT_ONLY.includes(k)));
 }
 
-/** A merge patch of the spec (lists replaced wholesale, removed optionals nulled) and our network annotation. */
-async function patchToInputs(client: HarvesterClient, inputs: LoadBalancerInputs, live: LoadBalancer): Promise<void> {
-  const desired = desiredSpec(inputs);
-  // A merge patch merges maps: selector keys that left the inputs must be nulled to go.
-  const selector: Record<string, string[] | null> = { ...desired.backendServerSelector };
-  for (const key of Object.keys(live.spec?.backendServerSelector ?? {})) if (!(key in selector)) selector[key] = null;
-  const spec = { ...desired, backendServerSelector: selector, description: inputs.description ?? null, ipPool: inputs.ipPool ?? null, healthCheck: inputs.healthCheck ?? null };
-  await client.loadBalancers.mergePatch(
-    inputs.name,
-    { metadata: { annotations: { [NETWORK_ANNOTATION]: inputs.network ?? null } }, spec },
-    { namespace: inputs.namespace, owner: lbOwner(inputs.name) },
-  );
+/** The guest's refusals: a health check its cloud-provider version ignores. */
+async function guestFailures(ctx: ResourceContext, inputs: Inputs): Promise<CheckFailure[]> {
+  const version = await onCluster('guestKubeconfig', async () => guestVersion(await guestOf(ctx, inputs), inputs));
+  const refusal = inputs.healthCheck ? healthCheckRefusal(version) : undefined;
+  return refusal ? [{ property: 'healthCheck', reason: `healthCheck: ${refusal}` }] : [];
+}
+
+async function networkFailures(ctx: ResourceContext, inputs: Inputs): Promise<CheckFailure[]> {
+  if (!inputs.network) return [];
+  const ref = parseRef(inputs.network, inputs.namespace);
+  return (await ctx.client.networks.get(ref.name, ref.namespace)) ? [] : [{ property: 'network', reason: `network: VM network ${inputs.network} does not exist: name an existing NetworkAttachmentDefinition` }];
+}
+
+export const loadBalancerResource: ManagedResource<Inputs, Outputs, ObservedLoadBalancer> = {
+  type: 'HarvesterLoadBalancer',
+  model: { inputs: loadBalancerSchema, outputs: loadBalancerOutputsSchema, validate: validateInputs },
+  scope: 'namespaced',
+  ref: (v) => ({ namespace: v.namespace ?? 'default', name: v.name as string }),
+  describe: (ref, values) => `${values?.workloadType === 'cluster' ? 'guest Service' : 'LoadBalancer'} ${ref.namespace}/${ref.name}`,
+  owner: (ref) => lbOwner(ref.name),
+
+  async observe(ctx, ref, values) {
+    if (values.workloadType === 'cluster') {
+      const guest = await guestOf(ctx, values);
+      const svc = await onCluster('guestKubeconfig', () => guest.services.get(ref.name, ref.namespace));
+      if (!svc) return undefined;
+      const inputs = { ...values, name: ref.name, namespace: ref.namespace } as Inputs;
+      return { shape: 'cluster', svc, lb: isOwnedBy(svc, lbOwner(ref.name)) ? await harvesterSide(ctx.client, inputs, svc) : undefined };
+    }
+    const lb = await ctx.client.loadBalancers.get(ref.name, ref.namespace);
+    return lb && { shape: 'vm', lb };
+  },
+  owns: (live, ref) => isOwnedBy(objectOf(live), lbOwner(ref.name)),
+  foreign: (live, ref) => (isOwnedBy(objectOf(live), lbOwner(ref.name)) ? [] : [objectOf(live)]),
+  // A guest Service cannot be imported by id (the guest's kubeconfig is a secret input, not in an id).
+  foreignFix: (obj) => (obj.kind === 'Service' ? 'Or delete it in the guest cluster if nothing uses it.' : undefined),
+
+  async checkCluster(ctx, { inputs, inProgram }) {
+    if (!inputs) return [];
+    if (inputs.workloadType === 'cluster') return [...(await guestFailures(ctx, inputs)), ...(await networkFailures(ctx, inputs))];
+    const out = await networkFailures(ctx, inputs);
+    if (!(await ctx.client.namespaces.get(inputs.namespace))) out.push({ property: 'namespace', reason: `namespace: namespace ${inputs.namespace} does not exist: create it, or choose an existing one` });
+    // A pool this program creates does not exist yet at preview; up checks again once it does.
+    if (inputs.ipPool && !inProgram.has('ipPool') && !(await ctx.client.ipPools.get(inputs.ipPool))) {
+      out.push({ property: 'ipPool', reason: `ipPool: IPPool ${inputs.ipPool} does not exist: create it (a HarvesterIPPool), or leave ipPool out to let Harvester choose` });
+    }
+    return out;
+  },
+
+  async converge(ctx, inputs, live, op) {
+    if (inputs.workloadType === 'cluster') {
+      const guest = await guestOf(ctx, inputs);
+      const { svc, lb } = await convergeService(ctx, guest, inputs, live?.shape === 'cluster' ? live.svc : undefined, op);
+      return { shape: 'cluster', svc, lb };
+    }
+    return { shape: 'vm', lb: await convergeLoadBalancer(ctx, inputs, live?.shape === 'vm' ? live.lb : undefined, op) };
+  },
+
+  liveInputs(live, recorded) {
+    if (live.shape === 'vm') return liveInputs(live.lb);
+    // The Service records its own fields; the rest (the guest's connection, names) are the recorded inputs.
+    return { ...recordedInputsOf(recorded), description: undefined, network: undefined, podSelector: undefined, healthCheck: undefined, ...serviceInputs(live.svc) } as Partial<Inputs>;
+  },
+  drift(recorded, live, now) {
+    if (live.shape === 'vm') return driftOf(recorded, live.lb);
+    const fields = Object.keys(serviceInputs(live.svc)).concat((['network', 'description', 'podSelector', 'healthCheck'] as const).filter((k) => recorded[k] !== undefined)) as (keyof Inputs)[];
+    return [...new Set(fields)]
+      .filter((k) => stableStringify(now[k]) !== stableStringify(recorded[k]))
+      .map((k) => `Service ${recorded.namespace}/${recorded.name} (guest): ${k} is ${driftValue(now[k])}, this resource set ${driftValue(recorded[k])}`);
+  },
+  diff: diffInputs,
+  outputs: (inputs, live, drift) => (live.shape === 'vm' ? toOutputs(inputs, live.lb, drift) : serviceOutputs(inputs, live.svc, live.lb, drift)),
+
+  async remove(ctx, live, ref, recorded) {
+    if (live.shape === 'cluster') {
+      const inputs = loadBalancerSchema.parse(recordedInputsOf(recorded)) as Inputs;
+      await deleteService(await guestOf(ctx, inputs), ctx.client, inputs, live.svc, ctx.progress);
+      return;
+    }
+    await ctx.client.loadBalancers.delete(ref.name, { namespace: ref.namespace, owner: lbOwner(ref.name) });
+    await waitForDeletion<LoadBalancer>({
+      resource: ctx.client.loadBalancers,
+      namespace: ref.namespace,
+      name: ref.name,
+      timeoutMs: timeoutMs(timeoutsOf(recorded), 'delete'),
+      timeoutOption: 'timeouts.delete',
+      what: `LoadBalancer ${ref.namespace}/${ref.name} to be deleted and its address released`,
+      onProgress: ctx.progress,
+    });
+  },
+};
+
+export function createLoadBalancerProvider(options: LoadBalancerProviderOptions = {}) {
+  return reconciledProvider(loadBalancerResource, options);
 }
 
 export type LoadBalancerProvider = ReturnType<typeof createLoadBalancerProvider>;
