@@ -24,15 +24,15 @@ describe('TopologyLabels edges: unreachable clusters, import, an unreadable gues
   });
   after(async () => h?.stop());
 
-  it('check reports an unreachable Harvester cluster on kubeconfig, and an unreachable guest on guestKubeconfig', async () => {
+  it('check reports an unreachable Harvester cluster, and an unreachable guest, each as one failure on no property naming the connection', async () => {
     const dead = deadKubeconfig(h.target.kubeconfig);
     assert.notEqual(dead, h.target.kubeconfig, 'the server line was replaced');
     const harvesterDown = byProperty((await h.topology.check({}, { kubeconfig: dead, name: 'x', hosts: { [h.hosts[0]]: { zone: 'z' } } })).failures);
-    assert.deepEqual(Object.keys(harvesterDown), ['kubeconfig']);
-    assert.match(harvesterDown.kubeconfig, /^kubeconfig: cannot check the inputs against the Harvester cluster: /);
+    assert.deepEqual(Object.keys(harvesterDown), ['']);
+    assert.match(harvesterDown[''], /^cannot check the inputs against the Harvester cluster at https:\/\/\S+ \(kubeconfig from the resource's kubeconfig input\): /);
     const guestDown = byProperty((await h.topology.check({}, { kubeconfig: h.target.kubeconfig, name: 'x', hosts: { [h.hosts[2]]: { zone: 'z' } }, guestKubeconfig: dead, waitForGuestSync: true })).failures);
-    assert.deepEqual(Object.keys(guestDown), ['guestKubeconfig']);
-    assert.match(guestDown.guestKubeconfig, /^guestKubeconfig: cannot check the inputs against the guest cluster: /);
+    assert.deepEqual(Object.keys(guestDown), ['']);
+    assert.match(guestDown[''], /^cannot check the inputs against the guest cluster \(guestKubeconfig\): /);
   });
 
   it('import rebuilds what it applied and what the hosts had from the hosts alone, with no drift', async () => {

@@ -99,7 +99,7 @@ describe('TopologyLabels updates: hosts leaving, partial writes, deletes that ke
     const recorded = err.properties as unknown as TopologyLabelsOutputs;
     const code = (err.cause as { code?: string }).code;
     assert.ok(code, 'the cause carries a code');
-    assert.deepEqual(recorded.drift, [`the last operation did not finish (${code}); the next \`pulumi up\` resumes it`]);
+    assert.deepEqual(recorded.drift, [`the last update of TopologyLabels partial did not finish (${code}); the next \`pulumi up\` resumes it`]);
     assert.deepEqual(Object.keys(recorded.applied), [h0], `${h1} was not written, so it is not recorded`);
     assert.equal(await zone(h0), 'pa');
     const d = await h.topology.diff('partial', recorded as unknown as Record<string, unknown>, next);

@@ -136,9 +136,10 @@ export function reconciledProvider<I extends object, O extends object, L>(resour
   const exists = (live: L | undefined): live is L => live !== undefined && (resource.exists?.(live) ?? true);
   const settingsOf = (values: Raw): ConnectionSettings => ({ kubeconfig: values.kubeconfig as string | undefined, context: values.context as string | undefined });
 
-  async function contextFor(values: Raw, ref: ObjectRef): Promise<ResourceContext> {
+  async function contextFor(operation: ResourceContext['operation'], values: Raw, ref: ObjectRef): Promise<ResourceContext> {
     const client = await connect(connectionFor(settingsOf(values)));
     return {
+      operation,
       client,
       connect,
       progress: progressFor(options.onProgress, ref) ?? (() => undefined),
@@ -180,7 +181,7 @@ export function reconciledProvider<I extends object, O extends object, L>(resour
     const ref = safeRef(known);
     let ctx: ResourceContext | undefined;
     try {
-      ctx = await contextFor(raw, ref ?? { name: '-' });
+      ctx = await contextFor('check', raw, ref ?? { name: '-' });
       const live = ref ? await resource.observe(ctx, ref, { ...recorded, ...known } as Partial<O>) : undefined;
       const found = [...(ref ? foreignFailures(live, ref, recorded, known) : [])];
       if (resource.checkCluster) found.push(...(await resource.checkCluster(ctx, { inputs: v.inputs, raw, live, recorded, inProgram: declaredInProgram(news) })));
@@ -219,7 +220,7 @@ export function reconciledProvider<I extends object, O extends object, L>(resour
   async function apply(inputs: I, op: WriteOperation, recorded: Partial<O>): Promise<{ id: string; outs: O }> {
     const ref = resource.ref(inputs);
     const id = formatRef(ref);
-    const ctx = await contextFor(inputs as Raw, ref);
+    const ctx = await contextFor(op, inputs as Raw, ref);
     const values = { ...recorded, ...inputs } as Partial<O>;
     const outs = await recordPartial(
       async () => {
@@ -262,7 +263,7 @@ export function reconciledProvider<I extends object, O extends object, L>(resour
       const recorded = userInputs(props) as Partial<O>;
       const importing = readOptions.importing ?? isImport(recorded as Raw);
       const ref = importing ? refOfId(id) : recordedRef(id, recorded);
-      const ctx = await contextFor(recorded as Raw, ref);
+      const ctx = await contextFor('read', recorded as Raw, ref);
       const live = await resource.observe(ctx, ref, recorded);
       if (!exists(live)) return {};
       const r = recorded as Raw;
@@ -284,9 +285,10 @@ export function reconciledProvider<I extends object, O extends object, L>(resour
     async delete(id: string, props: Raw): Promise<void> {
       const recorded = userInputs(props) as Partial<O>;
       const ref = recordedRef(id, recorded);
-      const ctx = await contextFor(recorded as Raw, ref);
+      const ctx = await contextFor('delete', recorded as Raw, ref);
       const live = await resource.observe(ctx, ref, recorded);
-      if (live === undefined || !resource.owns(live, ref, recorded)) return; // never delete what we do not own
+      // Nothing left, or not ours: nothing to do. Leftovers that outlived the main object (exists() false) still go.
+      if (live === undefined || !resource.owns(live, ref, recorded)) return;
       await resource.remove(ctx, live, ref, recorded);
     },
   };

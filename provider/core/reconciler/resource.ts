@@ -21,6 +21,8 @@ export type Raw = Record<string, unknown>;
 
 /** What one call works with. */
 export interface ResourceContext {
+  /** The handler call this context serves (observe reads only what that call needs). */
+  operation: 'check' | 'create' | 'read' | 'update' | 'delete';
   /** The Harvester cluster of this call (the resource's override, else stack config, else $KUBECONFIG). */
   client: HarvesterClient;
   /** Another cluster (a guest's), from credentials the resource holds; no stack-config fallback. */
