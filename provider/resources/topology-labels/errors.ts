@@ -56,8 +56,3 @@ export function concurrentEdit(host: string, before: LiveHost, after: LiveHost):
 export function guestRefused(refusals: string[]): CheckFailure {
   return failure('waitForGuestSync', `${refusals.join(' Also, ')} Or set waitForGuestSync to false to only report the guest nodes.`);
 }
-
-/** clusterUnreachable: the cluster checks could not run. */
-export function clusterUnreachable(property: 'kubeconfig' | 'guestKubeconfig', message: string): CheckFailure {
-  return failure(property, `cannot check the inputs against the ${property === 'kubeconfig' ? 'Harvester' : 'guest'} cluster: ${message}`);
-}
