@@ -48,7 +48,7 @@ describe('machine pool: checks, failures, destroy', function () {
     assert.deepEqual(await h.list('virtualMachines', pool), []);
     await assert.rejects(h.provider.create({ ...h.args(pool), count: -1, cpu: 0 }), (e: Error & { code?: string }) => {
       assert.equal(e.code, 'InvalidInputs');
-      assert.match(e.message, /^The machine pool inputs are invalid:\n  - [^\n]*\n  - [^\n]*\nFix the inputs above and run again\.$/);
+      assert.match(e.message, /^The HarvesterMachinePool inputs are invalid:\n  - [^\n]*\n  - [^\n]*\nFix the inputs above and run again\.$/);
       assert.match(e.message, /\n  - count: /);
       assert.match(e.message, /\n  - cpu: /);
       return true;

@@ -19,7 +19,8 @@ import { systemClock } from '../../await/clock';
 import { HarvesterClient } from '../../client/harvester-client';
 import type { KubeObject } from '../../client/objects';
 import { notOwnedError } from '../../client/ownership';
-import { userInputs } from '../check-flow';
+import { registerSecret } from '../../client/redact';
+import { userInputs } from '../user-inputs';
 import { CONNECTION_INPUTS, connectionFor, connectionOrigin, type ConnectionSettings } from '../connection';
 import { ProviderError } from '../errors';
 import { driftValue, stableStringify } from '../hash';
@@ -134,12 +135,22 @@ export function reconciledProvider<I extends object, O extends object, L>(resour
   const nameInput = resource.nameInput ?? 'name';
 
   const exists = (live: L | undefined): live is L => live !== undefined && (resource.exists?.(live) ?? true);
+  const secretInputs = inputsFlagged(resource.model.inputs, 'secret');
+  /**
+   * The secret inputs' values, registered for redaction on the way in, so no error or log line of any layer can
+   * quote them (a kubeconfig may be a path, which stays readable: the client registers its content when it loads).
+   */
+  const registerSecrets = (raw: Raw): Raw => {
+    for (const key of secretInputs) if (key !== 'kubeconfig' && typeof raw[key] === 'string' && !isUnknown(raw[key])) registerSecret(raw[key] as string);
+    return raw;
+  };
   const settingsOf = (values: Raw): ConnectionSettings => ({ kubeconfig: values.kubeconfig as string | undefined, context: values.context as string | undefined });
 
-  async function contextFor(operation: ResourceContext['operation'], values: Raw, ref: ObjectRef): Promise<ResourceContext> {
+  async function contextFor(operation: ResourceContext['operation'], values: Raw, ref: ObjectRef, importing = false): Promise<ResourceContext> {
     const client = await connect(connectionFor(settingsOf(values)));
     return {
       operation,
+      importing,
       client,
       connect,
       progress: progressFor(options.onProgress, ref) ?? (() => undefined),
@@ -172,7 +183,7 @@ export function reconciledProvider<I extends object, O extends object, L>(resour
   }
 
   async function check(olds: Raw, news: Raw): Promise<CheckResult<Raw>> {
-    const raw = userInputs(news);
+    const raw = registerSecrets(userInputs(news));
     const v = resource.model.validate(raw);
     const failures = [...v.failures];
     if (isUnknown(raw.kubeconfig) || isUnknown(raw.context)) return done();
@@ -183,11 +194,13 @@ export function reconciledProvider<I extends object, O extends object, L>(resour
     try {
       ctx = await contextFor('check', raw, ref ?? { name: '-' });
       const live = ref ? await resource.observe(ctx, ref, { ...recorded, ...known } as Partial<O>) : undefined;
-      const found = [...(ref ? foreignFailures(live, ref, recorded, known) : [])];
-      if (resource.checkCluster) found.push(...(await resource.checkCluster(ctx, { inputs: v.inputs, raw, live, recorded, inProgram: declaredInProgram(news) })));
+      const findings = resource.checkCluster ? await resource.checkCluster(ctx, { inputs: v.inputs, raw, live, recorded, inProgram: declaredInProgram(news) }) : [];
+      const { references, always } = Array.isArray(findings) ? { references: findings, always: [] } : findings;
       const parsedOlds = (resource.model.validate(recorded as Raw).inputs ?? recorded) as Raw;
       const seen = new Set(failures.map((f) => f.property));
-      for (const f of unchangedReferencesDropped(found, parsedOlds, (v.inputs ?? raw) as Raw)) if (!seen.has(f.property)) failures.push(f);
+      // Someone else's object under our name, and names a planned object would take: up meets them whatever changed.
+      const found = [...unchangedReferencesDropped(references, parsedOlds, (v.inputs ?? raw) as Raw), ...(ref ? foreignFailures(live, ref, recorded, known) : []), ...always];
+      for (const f of found) if (!seen.has(f.property)) failures.push(f);
     } catch (err) {
       const settings = settingsOf(raw);
       failures.push(unreachable.failure(err, { server: ctx?.client.connection.server, origin: connectionOrigin(settings), input: settings.kubeconfig ? 'kubeconfig' : undefined }));
@@ -211,7 +224,7 @@ export function reconciledProvider<I extends object, O extends object, L>(resour
   }
 
   function parseChecked(raw: Raw): I {
-    const v = resource.model.validate(userInputs(raw));
+    const v = resource.model.validate(registerSecrets(userInputs(raw)));
     if (v.inputs) return v.inputs;
     throw new ProviderError('InvalidInputs', `The ${resource.type} inputs are invalid:\n${failureLines(v.failures)}\n`, { fix: 'Fix the inputs above and run again.' });
   }
@@ -227,7 +240,8 @@ export function reconciledProvider<I extends object, O extends object, L>(resour
         const live = await resource.observe(ctx, ref, values);
         const [theirs] = live === undefined ? [] : resource.foreign(live, ref, recorded, inputs);
         if (theirs) throw notOwnedError(theirs, resource.owner(ref), op, theirs.kind);
-        const refused = resource.checkBeforeWrite && resource.checkCluster ? await resource.checkCluster(ctx, { inputs, raw: inputs as Raw, live, recorded, inProgram: new Set() }) : [];
+        const findings = resource.checkBeforeWrite && resource.checkCluster ? await resource.checkCluster(ctx, { inputs, raw: inputs as Raw, live, recorded, inProgram: new Set() }) : [];
+        const refused = Array.isArray(findings) ? findings : [...findings.references, ...findings.always];
         if (refused.length) {
           throw new ProviderError('InvalidInputs', `${resource.describe(ref, inputs)} cannot be ${op}d: the cluster refuses the inputs:\n${failureLines(refused)}\n`, { fix: 'Fix the inputs above and run again.' });
         }
@@ -251,7 +265,7 @@ export function reconciledProvider<I extends object, O extends object, L>(resour
     check,
 
     async diff(_id: string, olds: Raw, news: Raw): Promise<DiffResult> {
-      const d = diff(olds as Partial<O>, userInputs(news) as Partial<I>);
+      const d = diff(olds as Partial<O>, registerSecrets(userInputs(news)) as Partial<I>);
       return { changes: d.changes, replaces: d.replaces, deleteBeforeReplace: d.deleteBeforeReplace ?? d.replaces.length > 0 };
     },
 
@@ -263,9 +277,13 @@ export function reconciledProvider<I extends object, O extends object, L>(resour
       const recorded = userInputs(props) as Partial<O>;
       const importing = readOptions.importing ?? isImport(recorded as Raw);
       const ref = importing ? refOfId(id) : recordedRef(id, recorded);
-      const ctx = await contextFor('read', recorded as Raw, ref);
+      const ctx = await contextFor('read', recorded as Raw, ref, importing);
       const live = await resource.observe(ctx, ref, recorded);
       if (!exists(live)) return {};
+      if (resource.readBack) {
+        const back = resource.readBack(live, recorded, importing);
+        return back ? { id: formatRef(ref), props: back.props, inputs: back.inputs } : {};
+      }
       const r = recorded as Raw;
       const kept = Object.fromEntries([...notOnCluster, ...CONNECTION_INPUTS].filter((k) => r[k] !== undefined).map((k) => [k, r[k]]));
       const now = resource.liveInputs(live, recorded);

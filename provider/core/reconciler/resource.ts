@@ -23,6 +23,8 @@ export type Raw = Record<string, unknown>;
 export interface ResourceContext {
   /** The handler call this context serves (observe reads only what that call needs). */
   operation: 'check' | 'create' | 'read' | 'update' | 'delete';
+  /** A read by id alone (`pulumi import`, the import option, `get`): the host wrapper says so. */
+  importing: boolean;
   /** The Harvester cluster of this call (the resource's override, else stack config, else $KUBECONFIG). */
   client: HarvesterClient;
   /** Another cluster (a guest's), from credentials the resource holds; no stack-config fallback. */
@@ -58,6 +60,19 @@ export interface ClusterCheck<I, O, L> {
   recorded: Partial<O>;
   /** Reference inputs whose object another resource of the same program creates (core/program-refs.ts). */
   inProgram: ReadonlySet<string>;
+}
+
+/**
+ * What checkCluster found: failures about references (an image, a host, a pool), which check leaves to read while
+ * the inputs are unchanged since the last deployment (trap 10), and failures up would meet whatever the inputs
+ * (names a planned object would take), which are always reported.
+ */
+export type ClusterFindings = CheckFailure[] | { references: CheckFailure[]; always: CheckFailure[] };
+
+/** A read's result assembled by the resource itself (its outputs and the inputs the live objects stand for). */
+export interface ReadBack<O> {
+  props: O;
+  inputs: Raw;
 }
 
 /** The desired state reached: what exists afterwards, for the outputs. */
@@ -98,7 +113,7 @@ export interface ManagedResource<I extends object, O extends object, L> {
   /** The way out of a foreign object check names after "Refusing to manage …". @default import it, or delete it with kubectl */
   foreignFix?(obj: KubeObject, ref: ObjectRef): string | undefined;
   /** The rules that need the cluster (check runs them; apply too, before its first write, with checkBeforeWrite). */
-  checkCluster?(ctx: ResourceContext, check: ClusterCheck<I, O, L>): Promise<CheckFailure[]>;
+  checkCluster?(ctx: ResourceContext, check: ClusterCheck<I, O, L>): Promise<ClusterFindings>;
   /**
    * Apply runs checkCluster again before its first write: for rules the API would accept and regret (a binding to
    * a role that does not exist, VMs that can never be placed). Others are refused by Harvester's own webhooks.
@@ -112,6 +127,12 @@ export interface ManagedResource<I extends object, O extends object, L> {
    * (an absent one as undefined), so a refresh shows an out-of-band edit per property and an import is complete.
    */
   liveInputs(live: L, recorded: Partial<O>): Partial<I>;
+  /**
+   * A read assembled by the resource from what it observed, for a resource whose outputs keep more than its inputs
+   * and what the cluster reports (a machine pool keeps VMs found missing, secret inputs only as digests). It must
+   * still be the inverse liveInputs states, drift included. @default liveInputs, drift and outputs, put together
+   */
+  readBack?(live: L, recorded: Partial<O>, importing: boolean): ReadBack<O> | undefined;
   /** The outputs: the inputs plus what the cluster reports, with `drift`. */
   outputs(inputs: I, live: L, drift: string[]): O;
   /** One line per input the live objects changed since we wrote them. @default per input liveInputs returns */

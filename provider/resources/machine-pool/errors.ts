@@ -110,10 +110,6 @@ export function nameTaken(holder: NameHolder, pool: string, ownership: Record<st
   );
 }
 
-/** clusterUnreachable: the cluster checks could not run. */
-export function clusterUnreachable(message: string): CheckFailure {
-  return failure('kubeconfig', `cannot check the inputs against the Harvester cluster: ${message}`);
-}
 
 /** Facts a readiness timeout reports about one VM. */
 export interface NotReadyMachine {

@@ -1,242 +1,93 @@
 /**
- * The machine pool's provider handlers in the shape of Pulumi's dynamic.ResourceProvider:
- * model (zod) → plan (pure) → apply (API through the client layer).
- *
- * - check: every invalid input with its fix, then the inputs against the cluster (images, ISO, networks,
- *   key pairs, namespace, zones, names the plan takes): what up would refuse, refused first; unknown values
- *   (preview) are skipped, never failed.
- * - diff: input-level (diff.ts); name/namespace replace, everything else updates in place.
- * - create/update: observe → plan → apply → wait until every VM is Running with an IPv4 address. A failure
- *   part-way is recorded with what exists (ResourceInitError) and a drift line saying it did not finish, so
- *   the next run plans it again and converges from there.
+ * HarvesterMachinePool on the reconciler (core/reconciler): guest-node VMs built as Rancher's node driver builds
+ * them, each with its cloud-init Secret and volumes, all found by the pool's ownership labels (never by name).
+ * - check: every invalid input with its fix, then the inputs against the cluster (images, ISO, networks, key pairs,
+ *   namespace, zones: cluster-checks.ts) and the names the plan would take (name-conflicts.ts, always reported);
+ *   unknown values (preview) are skipped, never failed.
+ * - diff: input-level (diff.ts); name/namespace replace (a new pool's VMs are made before the old ones go).
+ * - converge and remove: converge.ts. A failure part-way is recorded with whatever of the pool exists, its
+ *   cloud-init Secrets included (a VM create refused after its Secret was written leaves that Secret recorded, so
+ *   destroy removes it), with a drift line saying it did not finish, so the next run converges from there.
  * - read: outputs per VM and inputs rebuilt from the cluster, secret ones included (read.ts).
- * - delete: every VM of the pool (volumes per policy), waits until gone; only objects with our labels.
- * The kubeconfig travels as an input (secret) and in outputs (kept secret by Pulumi under the same name),
- * because read and delete receive only outputs.
  */
-import { userInputs as withoutHiddenInputs } from '../../core/check-flow';
-import { HarvesterClient } from '../../client/harvester-client';
-import { unchangedReferencesDropped } from '../../core/input-errors';
-import { connectionFor } from '../../core/connection';
-import { registerSecret } from '../../client/redact';
-import type { Clock } from '../../await/clock';
-import { systemClock } from '../../await/clock';
-import { mapLimit } from '../../core/concurrency';
-import { ProviderError, errorMessage } from '../../core/errors';
-import { recordPartial, type WriteOperation } from '../../core/partial';
-import { parseDuration } from '../../core/duration';
-import type { CheckResult, CreateResult, DiffResult, ReadResult, UpdateResult } from '../../core/types';
-import { declaredInProgram } from '../../core/program-refs';
-import { isUnknown } from '../../core/unknowns';
-import { progressFor, type ProgressSink } from '../../core/progress';
-import { WRITE_PARALLELISM, applyAndObserve, awaitGone, deleteMachine, deleteVolumes, type PoolTarget } from './apply';
-import { guestAgentIn } from './cloud-config';
+import { reconciledProvider, type ReconcilerOptions } from '../../core/reconciler/reconciler';
+import type { ManagedResource } from '../../core/reconciler/resource';
 import { checkAgainstCluster } from './cluster-checks';
-import { clusterUnreachable } from './errors';
-import { desiredVirtualMachines, suffixFrom, type DesiredPool } from './desired';
+import { convergePool, randomSuffix, removePool, type ObservedPool } from './converge';
 import { diffInputs } from './diff';
-import { poolIdentity, poolOwner, poolSelector } from './labels';
-import { SECRET_INPUTS, type MachinePoolInputs } from './model';
-import { claimNamesOf } from './normalize';
-import { plannedNameConflicts, previewNameConflicts } from './name-conflicts';
-import { observePool } from './observe';
-import { toOutputs, type MachinePoolOutputs } from './outputs';
-import { planPool } from './plan';
-import { readPool, recordedOrNamed } from './read';
+import { poolIdentity, poolOwner } from './labels';
+import { machinePoolSchema, type MachinePoolInputs } from './model';
+import { previewNameConflicts } from './name-conflicts';
+import { listPoolObjects, observationOf } from './observe';
+import { machinePoolOutputsSchema, toOutputs, type MachinePoolOutputs } from './outputs';
+import { liveMachines, readBack } from './read';
+import { reconstructInputs } from './read-back';
 import { validateInputs } from './validate';
-import { randomBytes } from 'node:crypto';
 
 /** Injection points for tests and the SDK. */
-export interface MachinePoolProviderOptions {
-  /** How to reach the cluster. @default HarvesterClient.connect with connectionFor (override, stack config, $KUBECONFIG) */
-  connect?: (options: { kubeconfig?: string; context?: string }) => Promise<HarvesterClient>;
-  /** Clock of deadlines and waits. @default the system clock */
-  clock?: Clock;
-  /** Progress lines ("2/3 VMs ready; …") and the pool they are about. @default dropped */
-  onProgress?: ProgressSink;
+export interface MachinePoolProviderOptions extends ReconcilerOptions {
   /** Writes in flight at most. @default WRITE_PARALLELISM (apply.ts) */
   parallelism?: number;
 }
 
-type Raw = Record<string, unknown>;
+type Inputs = MachinePoolInputs;
+type Outputs = MachinePoolOutputs;
 
-/**
- * The user's inputs (keys starting with "__", such as `__provider`, dropped). Their secret values are
- * registered for redaction on the way in, so no error or log line of any layer can quote them (the
- * kubeconfig is registered by the client layer when it is loaded).
- */
-function userInputs(raw: Raw | undefined): Raw {
-  const inputs = withoutHiddenInputs(raw);
-  for (const key of SECRET_INPUTS) {
-    const value = inputs[key];
-    // A kubeconfig may be a file path, which must stay readable in messages: kube-config.ts registers its content.
-    if (key !== 'kubeconfig' && typeof value === 'string' && !isUnknown(value)) registerSecret(value);
-  }
-  return inputs;
-}
+const timeoutsOf = (recorded: Partial<Outputs>) => machinePoolSchema.shape.timeouts.parse(recorded.timeouts);
 
-/** parseInputs validates handler inputs (already checked by the engine) and fills defaults. */
-function parseInputs(raw: Raw): MachinePoolInputs {
-  const v = validateInputs(raw);
-  if (v.inputs) return v.inputs;
-  const lines = v.failures.map((f) => `  - ${f.reason}`).join('\n');
-  throw new ProviderError('InvalidInputs', `The machine pool inputs are invalid:\n${lines}\n`, { fix: 'Fix the inputs above and run again.' });
-}
-
-/** PVC suffixes are random per VM incarnation (see desired.ts for why). */
-function randomSuffix(): string {
-  return suffixFrom(randomBytes(16).toString('hex'));
-}
-
-/** createMachinePoolProvider returns the handlers, with injection points for tests. */
-export function createMachinePoolProvider(options: MachinePoolProviderOptions = {}) {
-  const connect = options.connect ?? ((o: { kubeconfig?: string; context?: string }) => HarvesterClient.connect(connectionFor(o)));
-  const clock = options.clock ?? systemClock;
-
-  async function converge(inputs: MachinePoolInputs, client: HarvesterClient, op: 'create' | 'update', recorded?: Partial<MachinePoolOutputs>): Promise<MachinePoolOutputs> {
-    const timeout = inputs.timeouts[op];
-    const deadline = clock.now().getTime() + (parseDuration(timeout) ?? 0);
-    const checked = await checkAgainstCluster(client, inputs as unknown as Raw);
-    if (checked.failures.length) {
-      throw new ProviderError('InvalidInputs', `Machine pool ${inputs.namespace}/${inputs.name} cannot be ${op}d:\n${checked.failures.map((f) => `  - ${f.reason}`).join('\n')}\n`, {
-        fix: 'Fix the inputs above and run again.',
-      });
-    }
-    const desired: DesiredPool = desiredVirtualMachines(inputs, { ...checked.context, volumeSuffix: randomSuffix });
-    const observed = await observePool(client, desired.identity, { withSecrets: true });
-    const plan = planPool(desired, observed.machines, { recordedIndexes: (recorded?.machines ?? []).map((m) => m.index) });
-    const taken = await plannedNameConflicts(client, desired, plan.steps);
-    if (taken.length) {
-      throw new ProviderError('NameTaken', `Machine pool ${inputs.namespace}/${inputs.name} cannot be ${op}d:\n${taken.map((f) => `  - ${f.reason}`).join('\n')}\n`, {
-        fix: 'Delete or import the objects above and run again.',
-      });
-    }
-    const applyOptions = {
-      client,
-      desired,
-      deadline,
-      timeoutOption: op,
-      timeoutText: timeout,
-      guestAgent: inputs.guestAgent,
-      agentInUserData: inputs.guestAgent === 'install' ? 'yes' : guestAgentIn(inputs.userData),
-      clock,
-      parallelism: options.parallelism,
-      onProgress: progressFor(options.onProgress, inputs),
-    };
-    // The outputs and, with volumeDeletion "delete", the disks of VMs deleted out of band (nothing named them for
-    // removal, found by the pool's labels) come from one observation, made while the last readiness wait runs.
-    const deletesVolumes = inputs.volumeDeletion === 'delete';
-    const final = await applyAndObserve(plan.steps, applyOptions, { withVolumes: deletesVolumes });
-    if (deletesVolumes) await deleteVolumes(final.strayVolumes, applyOptions);
-    return toOutputs(inputs, final.statuses, [], desired.cloudInitHash);
-  }
-
-  /**
-   * A create/update recorded with whatever exists when it fails (core/partial.ts), so the next run converges. The
-   * record carries a drift line saying the operation did not finish: diff then plans it again even when every VM
-   * on record is ready (an update that failed before its first step, or between two waves of a roll). An update
-   * is recorded even with no VM left; a create that made no VM has nothing to record.
-   */
-  function recorded(id: string, inputs: MachinePoolInputs, client: HarvesterClient, op: WriteOperation, apply: () => Promise<MachinePoolOutputs>) {
-    return recordPartial(apply, {
-      id,
-      op,
-      object: `pool ${inputs.namespace}/${inputs.name}`,
-      observe: async (drift) => {
-        const { statuses } = await observePool(client, poolIdentity(inputs));
-        return op === 'create' && statuses.length === 0 ? undefined : toOutputs(inputs, statuses, drift);
-      },
-    });
-  }
-
+/** The machine pool resource; `parallelism` bounds its writes in flight. */
+export function machinePoolResource(parallelism?: number): ManagedResource<Inputs, Outputs, ObservedPool> {
   return {
-    /** check validates inputs and checks them against the cluster; see the file header. */
-    async check(olds: Raw, news: Raw): Promise<CheckResult<Raw>> {
-      const raw = userInputs(news);
-      const v = validateInputs(raw);
-      const failures = [...v.failures];
-      if (!isUnknown(raw.kubeconfig) && !isUnknown(raw.context)) {
-        try {
-          const client = await connect({ kubeconfig: raw.kubeconfig as string | undefined, context: raw.context as string | undefined });
-          const seen = new Set(failures.map((f) => f.property));
-          const cluster = await checkAgainstCluster(client, raw, declaredInProgram(news));
-          const recorded = userInputs(olds);
-          const found = unchangedReferencesDropped(cluster.failures, (validateInputs(recorded).inputs ?? recorded) as Raw, (v.inputs ?? raw) as Raw);
-          for (const f of found) if (!seen.has(f.property)) failures.push(f);
-          // Names on the plan converge makes (its context complete only without cluster failures), never dropped:
-          // up refuses them whether or not the inputs changed. v.inputs exists only when every input is known.
-          if (v.inputs) {
-            const context = cluster.failures.length === 0 && cluster.deferred.length === 0 ? cluster.context : undefined;
-            failures.push(...(await previewNameConflicts(client, v.inputs, context, randomSuffix)));
-          }
-        } catch (err) {
-          failures.push(clusterUnreachable(errorMessage(err)));
-        }
-      }
-      if (failures.length) return { inputs: news, failures };
-      return { inputs: (v.inputs as unknown as Raw) ?? v.previewInputs ?? raw };
+    type: 'HarvesterMachinePool',
+    model: { inputs: machinePoolSchema, outputs: machinePoolOutputsSchema, validate: validateInputs, notOnCluster: ['rollingUpdate', 'volumeDeletion'] },
+    scope: 'namespaced',
+    ref: (v) => ({ namespace: v.namespace ?? 'default', name: v.name as string }),
+    describe: (ref) => `pool ${ref.namespace}/${ref.name}`,
+    owner: (ref) => poolOwner(poolIdentity({ namespace: ref.namespace as string, name: ref.name })),
+
+    async observe(ctx, ref, values) {
+      // Check reads what it needs itself (cluster-checks.ts); every other call works from one observation.
+      if (ctx.operation === 'check') return undefined;
+      const identity = poolIdentity({ ...(values as Partial<Inputs>), namespace: ref.namespace as string, name: ref.name });
+      const withVolumes = ctx.operation === 'read' && (values.volumeDeletion ?? 'delete') === 'delete';
+      const listed = await listPoolObjects(ctx.client, identity, { withVmis: true, withSecrets: true, withVolumes });
+      const recorded = (ctx.operation === 'read' && !ctx.importing) || ctx.operation === 'update';
+      return { identity, observation: observationOf(identity, { ...listed, vmis: listed.vmis ?? [] }), secrets: listed.secrets ?? [], recorded };
+    },
+    // A refresh keeps a pool whose VMs are all gone (to be healed), an import needs a VM; a failed create is recorded
+    // when anything of it was written (a VM, or a Secret written before its VM was refused), a failed update always.
+    exists: (live) => live.recorded === true || live.observation.machines.length > 0 || live.secrets.length > 0,
+    owns: () => true, // everything observed was listed by the pool's ownership labels
+    foreign: () => [], // names the plan takes are checked as such (name-conflicts.ts)
+
+    async checkCluster(ctx, { inputs, raw, inProgram }) {
+      const cluster = await checkAgainstCluster(ctx.client, raw, inProgram);
+      // The names the plan makes (its context complete only without cluster failures); v.inputs exist only when every input is known.
+      const context = cluster.failures.length === 0 && cluster.deferred.length === 0 ? cluster.context : undefined;
+      const always = inputs ? await previewNameConflicts(ctx.client, inputs, context, randomSuffix) : [];
+      return { references: cluster.failures, always };
     },
 
-    /** diff compares recorded outputs with new inputs (diff.ts). */
-    async diff(_id: string, olds: Raw, news: Raw): Promise<DiffResult> {
-      const d = diffInputs(olds as Partial<MachinePoolOutputs>, userInputs(news));
-      return { changes: d.changes, replaces: d.replaces, deleteBeforeReplace: false };
-    },
+    converge: (ctx, inputs, live, op, recorded) => convergePool(ctx, inputs, live ?? emptyPool(inputs), op, recorded, parallelism),
 
-    /** create builds the pool and waits until every VM is ready. */
-    async create(raw: Raw): Promise<CreateResult<MachinePoolOutputs>> {
-      const inputs = parseInputs(userInputs(raw));
-      const id = `${inputs.namespace}/${inputs.name}`;
-      const client = await connect({ kubeconfig: inputs.kubeconfig, context: inputs.context });
-      return { id, outs: await recorded(id, inputs, client, 'create', () => converge(inputs, client, 'create')) };
-    },
+    liveInputs: (live, recorded) => reconstructInputs(recorded as Outputs, liveMachines(live).map((m) => m.vm)).inputs as Partial<Inputs>,
+    drift: (recorded, live) => reconstructInputs(recorded as unknown as Outputs, liveMachines(live).map((m) => m.vm)).drift,
+    readBack: (live, recorded, importing) => readBack(live, { ...recorded, namespace: live.identity.namespace, name: live.identity.name } as Outputs, importing),
+    diff: (olds, news) => ({ ...diffInputs(olds, news as Record<string, unknown>), deleteBeforeReplace: false }),
+    outputs: (inputs, live, drift) => toOutputs(inputs, live.observation.statuses, drift, live.cloudInitHash),
 
-    /** read reports the pool as it is, with inputs reconstructed for drift (read.ts). */
-    async read(id: string, props?: Raw): Promise<ReadResult<MachinePoolOutputs>> {
-      const previous = recordedOrNamed(id, props);
-      return readPool(await connect({ kubeconfig: previous.kubeconfig, context: previous.context }), id, previous);
-    },
-
-    /** update scales, heals and rolls the pool to the new inputs. */
-    async update(id: string, olds: Raw, news: Raw): Promise<UpdateResult<MachinePoolOutputs>> {
-      const inputs = parseInputs(userInputs(news));
-      const client = await connect({ kubeconfig: inputs.kubeconfig, context: inputs.context });
-      return { outs: await recorded(id, inputs, client, 'update', () => converge(inputs, client, 'update', olds as Partial<MachinePoolOutputs>)) };
-    },
-
-    /** delete removes every VM of the pool (volumes per policy) and waits until they are gone. */
-    async delete(_id: string, props: Raw): Promise<void> {
-      const recorded = props as unknown as MachinePoolOutputs;
-      const identity = poolIdentity(recorded);
-      const timeout = recorded.timeouts?.delete ?? '10m';
-      const client = await connect({ kubeconfig: recorded.kubeconfig, context: recorded.context });
-      const target: PoolTarget = { identity, selector: poolSelector(identity), volumeDeletion: recorded.volumeDeletion ?? 'delete' };
-      const observed = await observePool(client, identity, { withSecrets: true });
-      const o = {
-        client,
-        desired: target,
-        deadline: clock.now().getTime() + (parseDuration(timeout) ?? 600_000),
-        timeoutOption: 'delete' as const,
-        timeoutText: timeout,
-        guestAgent: recorded.guestAgent ?? 'install',
-        agentInUserData: 'unknown' as const,
-        clock,
-        onProgress: progressFor(options.onProgress, identity),
-      };
-      const parallelism = options.parallelism ?? WRITE_PARALLELISM;
-      await mapLimit(observed.machines.filter((m) => !m.deleting), parallelism, (m) => deleteMachine(m.name, claimNamesOf(m.vm), o));
-      await awaitGone(observed.machines.map((m) => m.name), o);
-      if (target.volumeDeletion === 'delete') {
-        // Every disk of the pool, found by its labels: also those of VMs deleted out of band.
-        const claims = await client.persistentVolumeClaims.list({ namespace: identity.namespace, labelSelector: target.selector });
-        await deleteVolumes(claims.items.filter((c) => !c.metadata.deletionTimestamp).map((c) => c.metadata.name as string), o);
-      }
-      // Secrets go with their VM (ownerReference); one left by a create that failed in between goes here.
-      const secrets = await client.secrets.list({ namespace: identity.namespace, labelSelector: target.selector });
-      await mapLimit(secrets.items, parallelism, (s) => client.secrets.delete(s.metadata.name as string, { namespace: identity.namespace, owner: poolOwner(identity) }));
-    },
+    remove: (ctx, live, _ref, recorded) => removePool(ctx, live, recorded, timeoutsOf(recorded), parallelism),
   };
 }
 
-/** The handler object type. */
+/** The observation of a pool of which nothing exists yet. */
+function emptyPool(inputs: Inputs): ObservedPool {
+  const identity = poolIdentity(inputs);
+  return { identity, observation: { machines: [], statuses: [], strayVolumes: [] }, secrets: [] };
+}
+
+export function createMachinePoolProvider(options: MachinePoolProviderOptions = {}) {
+  return reconciledProvider(machinePoolResource(options.parallelism), options);
+}
+
 export type MachinePoolProvider = ReturnType<typeof createMachinePoolProvider>;

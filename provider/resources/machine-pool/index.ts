@@ -1,9 +1,9 @@
 /**
  * HarvesterMachinePool: a pool of guest-node VMs on Harvester, compatible with what the node driver
- * creates. Model (model.ts) → plan (desired.ts, plan.ts, pure) → apply (observe.ts, apply.ts, ready.ts);
- * handlers.ts puts them behind the dynamic-provider contract.
+ * creates. Model (model.ts) → plan (desired.ts, plan.ts, pure) → apply (observe.ts, apply.ts, ready.ts, converge.ts)
+ * and read (read.ts, read-back.ts); handlers.ts puts them on the reconciler.
  */
-export { createMachinePoolProvider, type MachinePoolProvider, type MachinePoolProviderOptions } from './handlers';
+export { createMachinePoolProvider, machinePoolResource, type MachinePoolProvider, type MachinePoolProviderOptions } from './handlers';
 export {
   machinePoolSchema, diskSchema, networkSchema, affinitySchema, SECRET_INPUTS, REPLACE_INPUTS,
   type MachinePoolInputs, type MachinePoolArgs, type DiskInputs, type NetworkInputs, type AffinityInputs,

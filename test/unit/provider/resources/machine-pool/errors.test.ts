@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import {
-  clusterUnreachable, imageNotReady, keyPairMissing, keyPairNotValidated, nameTaken, namespaceMissing, networkMissing, readyTimeout, zoneMissing, type NotReadyMachine,
+  imageNotReady, keyPairMissing, keyPairNotValidated, nameTaken, namespaceMissing, networkMissing, readyTimeout, zoneMissing, type NotReadyMachine,
 } from '../../../../../provider/resources/machine-pool/errors';
 import { holderOf } from '../../../../../provider/resources/machine-pool/name-conflicts';
 
@@ -20,7 +20,6 @@ describe('machine-pool errors', () => {
         'no Harvester host is in zone "z9" (no host has a topology.kubernetes.io/zone label), so a VM pinned there could never be scheduled. Use one of the hosts\' zones, or label hosts with topology.kubernetes.io/zone.'],
       [networkMissing('networks[0].network', 'default/vm-net'), 'networks[0].network',
         'VM network (NetworkAttachmentDefinition) default/vm-net does not exist. Create it in Harvester (Networks → VM Networks), or fix the name.'],
-      [clusterUnreachable('connection refused'), 'kubeconfig', 'cannot check the inputs against the Harvester cluster: connection refused'],
     ];
     for (const [failure, property, reason] of table) assert.deepEqual(failure, { property, reason: `${property}: ${reason}` });
   });

@@ -23,7 +23,7 @@ describe('machine-pool handlers (no cluster)', () => {
       userData: `#cloud-config\n${userLine}\n`,
       networkData: `version: 2\n${netLine}\n`,
     });
-    assert.deepEqual(r.failures?.map((f) => f.property), ['kubeconfig'], 'only the unreachable cluster is reported');
+    assert.deepEqual(r.failures?.map((f) => f.property), [''], 'only the unreachable cluster is reported, on no property');
     assert.equal(redact(`a server message quoting "${userLine}"`), `a server message quoting "${REDACTED}"`);
     assert.equal(redact(`and "${netLine}"`), `and "${REDACTED}"`);
     assert.equal(redact('/home/me/.kube/harvester.yaml'), '/home/me/.kube/harvester.yaml', 'a kubeconfig path is not a secret');
