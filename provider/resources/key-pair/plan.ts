@@ -5,7 +5,7 @@
 import type { CheckResult as WaitVerdict } from '../../await';
 import type { KeyPair } from '../../client/objects';
 import { stampOwnership, type OwnerIdentity } from '../../client/ownership';
-import { userEntries } from '../machine-pool/labels';
+import { userEntries } from '../../core/labels';
 import type { KeyPairInputs, KeyPairOutputs } from './model';
 
 export const RESOURCE_TYPE = 'key-pair';

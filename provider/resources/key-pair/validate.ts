@@ -6,7 +6,7 @@
 import type { CheckFailure } from '../../core/types';
 import { isUnknown } from '../../core/unknowns';
 import { validateWithModel } from '../../core/validate-model';
-import { labelMapProblems } from '../machine-pool/labels';
+import { labelMapProblems } from '../../core/labels';
 import { SECRET_INPUTS, keyPairSchema } from './model';
 import { judgePublicKey } from './public-key';
 

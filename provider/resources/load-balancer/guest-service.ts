@@ -11,8 +11,8 @@ import type { HarvesterClient } from '../../client/harvester-client';
 import type { LoadBalancer, Service } from '../../client/objects';
 import { stampOwnership } from '../../client/ownership';
 import { parseDuration } from '../../core/duration';
-import { compareVersions, parseVersion } from '../topology-labels/versions';
-import { cloudProviderVersion } from '../topology-labels/guest';
+import { compareVersions, parseVersion } from '../../core/versions';
+import { cloudProviderVersion } from '../../core/guest-cloud-provider';
 import type { LoadBalancerInputs, LoadBalancerOutputs } from './model';
 import { lbOwner, toOutputs } from './plan';
 

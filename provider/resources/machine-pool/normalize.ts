@@ -13,7 +13,8 @@ import { describeValue } from '../../core/input-errors';
 import { diffPaths, pruneLive } from '../../core/prune';
 import { sameQuantity } from '../../core/quantity';
 import { splitAffinity } from './affinity';
-import { DRIVER_LABELS, HARVESTER_ANNOTATIONS, NETWORK_DATA_HASH, USER_DATA_HASH, isReservedKey, userEntries } from './labels';
+import { isReservedKey, userEntries } from '../../core/labels';
+import { DRIVER_LABELS, HARVESTER_ANNOTATIONS, NETWORK_DATA_HASH, USER_DATA_HASH } from './labels';
 import { stableStringify } from '../../core/hash';
 
 type Obj = Record<string, unknown>;

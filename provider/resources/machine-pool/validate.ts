@@ -9,7 +9,7 @@ import { containsUnknown, isUnknown } from '../../core/unknowns';
 import { withDefaultsAroundUnknowns } from '../../core/validate-model';
 import { CLUSTER_NETWORK_KEY_PREFIX, ZONE_KEY, mentionsNodeKey } from './affinity';
 import { networkDataProblem, userDataProblem } from './cloud-config';
-import { labelMapProblems } from './labels';
+import { labelMapProblems } from '../../core/labels';
 import { SECRET_INPUTS, machinePoolSchema, type MachinePoolInputs } from './model';
 
 type Obj = Record<string, unknown>;

@@ -10,17 +10,14 @@ import { waitFor } from '../../await/awaiter';
 import type { Clock } from '../../await/clock';
 import { HarvesterError } from '../../client/errors';
 import type { HarvesterClient } from '../../client/harvester-client';
-import type { KindSpec } from '../../client/kinds';
 import type { KubeObject, Node } from '../../client/objects';
 import { ProviderError } from '../../core/errors';
 import { KEY_NAMES, TOPOLOGY_KEYS, type GuestNodeStatus } from './model';
 import { liveValue, type LiveHost } from './plan';
-import { cloudProviderVersionFromImage, compareVersions, parseVersion, syncSupport, type SyncSupport } from './versions';
+import { compareVersions, parseVersion } from '../../core/versions';
+import { syncSupport, type SyncSupport } from './versions';
+import { cloudProviderVersion } from '../../core/guest-cloud-provider';
 
-/** apps/v1 Deployment, for the cloud provider's version (the chart's Deployment kube-system/harvester-cloud-provider). */
-const DEPLOYMENT: KindSpec = { group: 'apps', version: 'v1', kind: 'Deployment', plural: 'deployments', namespaced: true, statusSubresource: true };
-/** Name and namespace RKE2 and the harvester/charts chart give the cloud provider (charts/harvester-cloud-provider). */
-export const CLOUD_PROVIDER_DEPLOYMENT = { namespace: 'kube-system', name: 'harvester-cloud-provider' } as const;
 const CREATOR_LABEL = 'harvesterhci.io/creator';
 const NODE_DRIVER = 'docker-machine-driver-harvester';
 const PROVIDER_PREFIX = 'harvester://';
@@ -45,22 +42,6 @@ export function lowestKubelet(nodes: Node[]): string | undefined {
     if (lowest === undefined || (parsed && current && compareVersions(parsed, current) < 0)) lowest = v;
   }
   return lowest;
-}
-
-/** The guest's cloud provider version: the override, else the Deployment's image tag, else undefined. */
-export async function cloudProviderVersion(guest: HarvesterClient, override?: string): Promise<string | undefined> {
-  if (override) return override;
-  let deployment: KubeObject | undefined;
-  try {
-    deployment = await guest.resource(DEPLOYMENT).get(CLOUD_PROVIDER_DEPLOYMENT.name, CLOUD_PROVIDER_DEPLOYMENT.namespace);
-  } catch (err) {
-    // Not served, or not readable with this kubeconfig: unknown (reported as a note).
-    if (err instanceof HarvesterError && (err.code === 'NotFound' || err.code === 'Forbidden')) return undefined;
-    throw err;
-  }
-  const containers = (get(deployment, 'spec', 'template', 'spec', 'containers') ?? []) as { name?: string; image?: string }[];
-  const container = containers.find((c) => c.name === CLOUD_PROVIDER_DEPLOYMENT.name) ?? containers[0];
-  return container?.image ? cloudProviderVersionFromImage(container.image) : undefined;
 }
 
 /** The guest node statuses (pure): `vms` and `vmis` by name in the guest namespace, `hosts` by name. */

@@ -10,5 +10,6 @@ export {
   type TopologyLabelsInputs, type TopologyLabelsArgs, type TopologyLabelsOutputs, type HostTopology, type GuestNodeStatus,
 } from './model';
 export { planHost, zoneWarning, distinctZones, driftOf, type HostPlan, type LiveHost } from './plan';
-export { syncSupport, rke2Refusal, parseVersion as parseGuestVersion } from './versions';
+export { syncSupport, rke2Refusal } from './versions';
+export { parseVersion as parseGuestVersion } from '../../core/versions';
 export { validateInputs } from './validate';

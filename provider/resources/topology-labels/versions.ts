@@ -9,37 +9,7 @@
  *    re-taints a guest node whose VMI topology changed, so labels follow migrations (cloud-provider-harvester#30,
  *    harvester#3142, commit 0615f247); below v0.2.0 labels are set only at node initialisation.
  */
-
-/** A parsed `vMAJOR.MINOR.PATCH[+rke2rN]` version. */
-export interface ParsedVersion {
-  major: number;
-  minor: number;
-  patch: number;
-  /** The `rke2rN` revision, when the version is an RKE2 one. */
-  rke2Revision?: number;
-  /** The distribution suffix (`rke2`, `k3s`, …), if any. */
-  distribution?: string;
-}
-
-const VERSION = /^v?(\d+)\.(\d+)\.(\d+)(?:-[0-9A-Za-z.-]+)?(?:\+([a-z0-9]+?)r?(\d+)?)?$/;
-
-/** parseVersion reads `v1.24.3+rke2r1`, `v0.2.7`, `1.28.10+k3s1`; undefined if it is not one. */
-export function parseVersion(text: string): ParsedVersion | undefined {
-  const m = VERSION.exec(text.trim());
-  if (!m) return undefined;
-  const v: ParsedVersion = { major: Number(m[1]), minor: Number(m[2]), patch: Number(m[3]) };
-  if (m[4]) {
-    const dist = /^(rke2|k3s)/.exec(m[4])?.[1] ?? m[4];
-    v.distribution = dist;
-    if (dist === 'rke2') v.rke2Revision = Number(m[5] ?? 0);
-  }
-  return v;
-}
-
-/** compareVersions orders by major, minor, patch, then RKE2 revision. */
-export function compareVersions(a: ParsedVersion, b: ParsedVersion): number {
-  return a.major - b.major || a.minor - b.minor || a.patch - b.patch || (a.rke2Revision ?? 0) - (b.rke2Revision ?? 0);
-}
+import { compareVersions, parseVersion } from '../../core/versions';
 
 /** RKE2 minimums per release line below v1.25 (node-driver.md). */
 export const RKE2_MINIMUMS: Readonly<Record<string, string>> = {
@@ -115,13 +85,4 @@ export function syncSupport(rke2: string | undefined, cloudProvider: string | un
     resyncs = true;
   }
   return { refusals, notes, resyncs };
-}
-
-/** cloudProviderVersionFromImage: `rancher/harvester-cloud-provider:v0.2.7` → `v0.2.7` (digests ignored). */
-export function cloudProviderVersionFromImage(image: string): string | undefined {
-  const withoutDigest = image.split('@')[0];
-  const slash = withoutDigest.lastIndexOf('/');
-  const colon = withoutDigest.lastIndexOf(':');
-  if (colon <= slash) return undefined;
-  return withoutDigest.slice(colon + 1) || undefined;
 }

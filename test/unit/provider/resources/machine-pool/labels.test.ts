@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { formatLabelValue, isReservedKey, labelKeyProblem, userEntries } from '../../../../../provider/resources/machine-pool/labels';
+import { formatLabelValue } from '../../../../../provider/resources/machine-pool/labels';
+import { isReservedKey, labelKeyProblem, userEntries } from '../../../../../provider/core/labels';
 
 describe('machine-pool labels: keys users may set, and values made the node driver\'s way', () => {
   it('accepts qualified keys and names what is wrong with the others', () => {

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { cloudProviderVersionFromImage, rke2Refusal, syncSupport } from '../../../../../provider/resources/topology-labels/versions';
+import { rke2Refusal, syncSupport } from '../../../../../provider/resources/topology-labels/versions';
+import { cloudProviderVersionFromImage } from '../../../../../provider/core/guest-cloud-provider';
 
 describe('TopologyLabels version gating', () => {
   // The RKE2 table of harvester/docs node-driver.md: minimums per line below v1.25, anything from v1.25 on.
