@@ -73,6 +73,8 @@ const QUORUM_RETRY_MS = 1000;
 export function createNodeAgent(ctx: NodeAgentContext): { controller: Controller; nodes: Map<string, Rke2NodeState>; serving(): ServingNode[] } {
   const { harvester, kinds, clock, delays } = ctx;
   const nodes = new Map<string, Rke2NodeState>();
+  // VMs whose boot (by VMI uid) was read as not RKE2: cloud-init reads the user data once per boot.
+  const ignored = new Map<string, string>();
   const now = () => clock.now().getTime();
 
   function wait(node: Rke2NodeState, step: string, delay: number): number {
@@ -283,6 +285,7 @@ export function createNodeAgent(ctx: NodeAgentContext): { controller: Controller
   function reconcile(key: string): number | undefined {
     const { namespace, name } = splitKey(key);
     const vm = harvester.get(kinds.vm, namespace, name);
+    if (!vm) ignored.delete(key);
     let node = nodes.get(key);
     if (node && (!vm || node.vmUid !== vm.metadata.uid)) {
       nodes.delete(key);
@@ -294,10 +297,14 @@ export function createNodeAgent(ctx: NodeAgentContext): { controller: Controller
     const vmi = harvester.get(kinds.vmi, namespace, name);
     const ip = vmi && !isDeleting(vm) && !isDeleting(vmi) && field(vmi, 'status', 'phase') === 'Running' ? firstIPv4(vmi) : undefined;
     if (!node) {
-      if (!ip || !vmi) return undefined;
+      if (!ip || !vmi || ignored.get(key) === vmi.metadata.uid) return undefined;
       const podSpec = field<Record<string, unknown>>(vm, 'spec', 'template', 'spec') ?? {};
       const read = readRke2UserData(userDataOf(podSpec, String(namespace), harvester, kinds.secret));
-      if (read.kind !== 'rke2') return undefined;
+      if (read.kind !== 'rke2') {
+        ignored.set(key, String(vmi.metadata.uid));
+        return undefined;
+      }
+      ignored.delete(key);
       const spec = read.spec;
       node = { key, vmUid: String(vm.metadata.uid), nodeName: spec.config.nodeName ?? name, spec, role: spec.role, phase: 'Installing', registered: false, ready: false, journal: new Rke2Journal(clock), busy: false };
       nodes.set(key, node);
