@@ -8,7 +8,8 @@ import { strict as assert } from 'node:assert';
 import https from 'node:https';
 import { KINDS } from '../../emulator/kinds';
 import { hashCa } from '../../emulator/guest/rke2/token';
-import { makePki, makeTokens, rke2UserData, Rke2World, startRke2World, TestPki } from '../support/rke2';
+import { clientKubeconfig, makePki, makeTokens, rke2UserData, Rke2World, startRke2World, TestPki, writeKubeconfig } from '../support/rke2';
+import { runKubectl } from '../support/kubectl';
 
 const CLUSTER = 'gc2';
 
@@ -153,6 +154,27 @@ describe('guest RKE2 cluster: user data that never starts, and the cloud control
     await w.runUntil(() => node('unstarted')?.phase === 'Failed' && node('no-install')?.phase === 'Failed', 'both failed');
     assert.equal(node('unstarted')!.reason, 'rke2-server.service is enabled but not started: it would start at the next boot (use systemctl enable --now)');
     assert.equal(node('no-install')!.reason, 'Failed to start rke2-server.service: Unit rke2-server.service not found.');
+  });
+
+  it('serves a non-loopback server address on 127.0.0.1, valid for that address; an LB address missing from tls-san is an x509 error', async () => {
+    const pki = await makePki();
+    const lb = await w.controlPlaneLb('nosan', '127.33.0.0/24');
+    w.vm('nosan-0', rke2UserData({ role: 'server', pki, token: 't' }), { 'rke2-cp': 'nosan' });
+    const cluster = await w.runUntil(() => {
+      const c = clusterOf('nosan-0');
+      return c && c.endpoints.some((e) => e.address === `${lb}:6443`) && c.cluster.store.get(KINDS.node, undefined, 'nosan-0') ? c : undefined;
+    }, 'the API behind the LB, the Node registered');
+    const kubectl = (path: string, args: string[]) => runKubectl({ kubeconfigPath: path, cacheDir: `${w.t.dir}/kc-cache`, home: `${w.t.dir}/kc-home` }, args);
+    const viaLb = await kubectl(writeKubeconfig(w.t, 'nosan-lb', await clientKubeconfig(pki, `https://${lb}:6443`)), ['get', 'nodes']);
+    assert.notEqual(viaLb.code, 0);
+    assert.match(viaLb.stderr, new RegExp(`x509: certificate is valid for .*not ${lb.replace(/\./g, '\\.')}`));
+    const ip = node('nosan-0')!.ip!;
+    const own = cluster.endpoints.find((e) => e.address === `${ip}:6443`)!;
+    assert.match(own.url, /^https:\/\/127\.0\.0\.1:\d+$/);
+    assert.match(own.note!, /not a loopback address/);
+    const direct = await kubectl(writeKubeconfig(w.t, 'nosan-direct', await clientKubeconfig(pki, own.url)), ['get', 'nodes', '--tls-server-name', ip, '--no-headers']);
+    assert.equal(direct.code, 0, direct.stderr);
+    assert.match(direct.stdout, /^nosan-0\s/);
   });
 
   it('an image marked as having RKE2 installed runs it without the install step, at the marked version', async () => {
