@@ -7,7 +7,6 @@
  */
 import { strict as assert } from 'node:assert';
 import { KINDS } from '../../emulator/kinds';
-import type { KubeObject } from '../../emulator/api/types';
 import { clientKubeconfig, makePki, makeTokens, rke2UserData, Rke2World, startRke2World, TestPki, writeKubeconfig } from '../support/rke2';
 import { runKubectl } from '../support/kubectl';
 
@@ -33,7 +32,8 @@ describe('guest RKE2 cluster: 3 servers + 2 agents through the real kubectl', fu
     const common = { token: tokens.serverToken, agentToken: tokens.agentPassword, tlsSan: [lb], cloudConfig, clusterName: CLUSTER };
     w.vm(`${CLUSTER}-server-0`, rke2UserData({ role: 'server', pki, ...common }), { 'rke2-cp': CLUSTER });
     for (const i of [1, 2]) w.vm(`${CLUSTER}-server-${i}`, rke2UserData({ role: 'server', server: `https://${lb}:9345`, ...common }), { 'rke2-cp': CLUSTER });
-    for (const i of [0, 1]) w.vm(`${CLUSTER}-agent-${i}`, rke2UserData({ role: 'agent', server: `https://${lb}:9345`, token: tokens.agentToken, cloudConfig, clusterName: CLUSTER }));
+    const pool = { 'node-label': ['pool=workers'], 'node-taint': ['dedicated=gpu:NoSchedule'] };
+    for (const i of [0, 1]) w.vm(`${CLUSTER}-agent-${i}`, rke2UserData({ role: 'agent', server: `https://${lb}:9345`, token: tokens.agentToken, cloudConfig, clusterName: CLUSTER, config: i === 1 ? pool : {} }));
     adminKubeconfig = writeKubeconfig(w.t, 'admin', await clientKubeconfig(pki, `https://${lb}:6443`));
   });
   after(async () => {
@@ -51,6 +51,11 @@ describe('guest RKE2 cluster: 3 servers + 2 agents through the real kubectl', fu
       assert.equal((n.status as any).nodeInfo.kubeletVersion, 'v1.32.5+rke2r1');
       assert.ok(!((n.spec as any).taints ?? []).some((t: any) => t.key === 'node.cloudprovider.kubernetes.io/uninitialized'), `${n.metadata.name} still tainted`);
     }
+    const agent = nodes().find((n) => n.metadata.name === `${CLUSTER}-agent-1`)!;
+    assert.equal(agent.metadata.labels!.pool, 'workers');
+    assert.deepEqual((agent.spec as any).taints, [{ key: 'dedicated', value: 'gpu', effect: 'NoSchedule' }]);
+    const server = nodes().find((n) => n.metadata.name === `${CLUSTER}-server-1`)!;
+    assert.match(server.metadata.annotations!['etcd.rke2.cattle.io/node-name'], new RegExp(`^${CLUSTER}-server-1-[0-9a-f]{8}$`));
     const cluster = w.t.emulator.rke2!.clusters()[0];
     assert.equal(cluster.members.length, 3);
     assert.equal(cluster.cloudProvider, 'harvester');
@@ -64,6 +69,9 @@ describe('guest RKE2 cluster: 3 servers + 2 agents through the real kubectl', fu
     assert.equal(rows.length, 5, r.stdout);
     assert.match(r.stdout, new RegExp(`^${CLUSTER}-server-0\\s+Ready\\s+control-plane,etcd,master\\s+\\S+\\s+v1\\.32\\.5\\+rke2r1`, 'm'));
     assert.match(r.stdout, new RegExp(`^${CLUSTER}-agent-0\\s+Ready\\s+<none>\\s+`, 'm'));
+    // The emulator's own bearer-token kubeconfig for the local endpoint works as well.
+    const token = await kubectl(writeKubeconfig(w.t, 'token', w.t.emulator.rke2!.clusters()[0].kubeconfig!), ['get', 'nodes', '--no-headers']);
+    assert.equal(token.code, 0, token.stderr);
   });
 
   it('refuses a client certificate of another CA, and authorizes one without system:masters by RBAC', async () => {
@@ -112,6 +120,8 @@ describe('guest RKE2 cluster: 3 servers + 2 agents through the real kubectl', fu
     // Two members left: stopping one leaves one of two alive, no majority.
     w.t.emulator.store.patch(KINDS.virtualMachine, 'default', `${CLUSTER}-server-1`, 'merge', { spec: { runStrategy: 'Halted' } });
     await w.runUntil(() => !w.t.emulator.rke2!.clusters()[0].hasQuorum, 'quorum lost');
+    const ip = w.t.emulator.rke2!.node('default', `${CLUSTER}-server-1`)!.ip;
+    await w.runUntil(() => !w.t.emulator.rke2!.endpoints().some((e) => e.address.startsWith(`${ip}:`)), 'the stopped server\'s own listeners closed');
     const down = await kubectl(adminKubeconfig, ['get', 'nodes', '--request-timeout=5s']);
     assert.notEqual(down.code, 0);
     assert.match(down.stderr, /etcdserver: no leader|ServiceUnavailable|unable to handle the request/, down.stderr);
@@ -121,8 +131,3 @@ describe('guest RKE2 cluster: 3 servers + 2 agents through the real kubectl', fu
     assert.equal(up.code, 0, up.stderr);
   });
 });
-
-/** The VM of a node. */
-export function vmOf(w: Rke2World, name: string): KubeObject | undefined {
-  return w.t.emulator.store.get(KINDS.virtualMachine, 'default', name);
-}

@@ -55,7 +55,10 @@ describe('guest RKE2 cluster: joins that fail, and why', function () {
     assert.equal(cacerts.body, pki.server.certPem);
     assert.equal(hashCa(cacerts.body), pki.caHash);
     assert.equal((await get(`${url}/ping`, { ca: pki.server.certPem })).body, 'pong');
-    assert.equal((await get(`${url}/v1-rke2/config`, { ca: pki.server.certPem, auth: `node:${tokens.agentPassword}` })).status, 200);
+    const config = await get(`${url}/v1-rke2/config`, { ca: pki.server.certPem, auth: `node:${tokens.agentPassword}` });
+    assert.equal(config.status, 200);
+    assert.equal(JSON.parse(config.body)['cluster-cidr'], '10.42.0.0/16');
+    assert.ok(!config.body.includes(tokens.agentPassword), 'no token in the config answer');
     assert.equal((await get(`${url}/v1-rke2/config`, { ca: pki.server.certPem, auth: 'node:wrong' })).status, 401);
     assert.equal((await get(`${url}/v1-rke2/config`, { ca: pki.server.certPem, auth: `server:${tokens.serverPassword}` })).status, 403);
     assert.equal((await get(`${url}/v1-rke2/server-bootstrap`, { ca: pki.server.certPem, auth: `server:${tokens.serverPassword}` })).status, 200);
@@ -175,6 +178,9 @@ describe('guest RKE2 cluster: user data that never starts, and the cloud control
     const direct = await kubectl(writeKubeconfig(w.t, 'nosan-direct', await clientKubeconfig(pki, own.url)), ['get', 'nodes', '--tls-server-name', ip, '--no-headers']);
     assert.equal(direct.code, 0, direct.stderr);
     assert.match(direct.stdout, /^nosan-0\s/);
+    // A node may join through a server's own address too.
+    w.vm('nosan-agent', rke2UserData({ role: 'agent', server: `https://${ip}:9345`, token: 't' }));
+    await w.runUntil(() => cluster.cluster.store.get(KINDS.node, undefined, 'nosan-agent'), 'the agent joined through the server address');
   });
 
   it('an image marked as having RKE2 installed runs it without the install step, at the marked version', async () => {

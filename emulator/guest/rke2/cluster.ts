@@ -186,7 +186,15 @@ export class Rke2Cluster {
     this.journal.info(`etcd member ${member.name} (${member.address}) added; ${this.members.size} member(s)`);
   }
 
-  removeMember(name: string): boolean {
+  /**
+   * Removes a member, unless the members left would have no majority of live ones (etcd refuses a
+   * reconfiguration that leaves the cluster unhealthy): 'refused' then, false when there is no such member.
+   */
+  removeMember(name: string): boolean | 'refused' {
+    const member = this.members.get(name);
+    if (!member) return false;
+    const rest = [...this.members.values()].filter((m) => m !== member);
+    if (rest.length === 0 || rest.filter((m) => this.ctx.memberAlive(m)).length <= rest.length / 2) return 'refused';
     return this.members.delete(name);
   }
 

@@ -8,7 +8,7 @@
  * - `etcd.rke2.cattle.io/remove: "true"` on a Node removes its member at once and records
  *   `etcd.rke2.cattle.io/removed-node-name`;
  * - removing a member is an etcd write: without quorum nothing happens (the Node stays, finalizer and all) until
- *   quorum is back.
+ *   quorum is back; nor when the members left would have no live majority (etcd's strict reconfiguration check).
  */
 import { Clock } from '../../clock';
 import { KindInfo, Store } from '../../api/types';
@@ -23,8 +23,8 @@ export const ANN_ETCD_REMOVED_NODE_NAME = 'etcd.rke2.cattle.io/removed-node-name
 /** What the member controller needs from its cluster. */
 export interface EtcdMembers {
   hasQuorum(): boolean;
-  /** Removes the member; false when there is none of that name. */
-  removeMember(name: string): boolean;
+  /** Removes the member; false when there is none of that name, 'refused' when etcd would lose its majority. */
+  removeMember(name: string): boolean | 'refused';
   log(message: string): void;
 }
 
@@ -42,7 +42,14 @@ export function createEtcdMemberController(o: { store: Store; nodeKind: KindInfo
     if (isDeleting(node)) {
       if (!hasFinalizer(node, FINALIZER_ETCD)) return undefined;
       const member = annotations[ANN_ETCD_NODE_NAME];
-      if (etcd && member && members.removeMember(member)) members.log(`Removing etcd member ${name} from cluster`);
+      if (etcd && member) {
+        const removed = members.removeMember(member);
+        if (removed === 'refused') {
+          members.log(`etcd member ${member} not removed: etcdserver: re-configuration failed due to not enough started members`);
+          return NO_QUORUM_RETRY_MS;
+        }
+        if (removed) members.log(`Removing etcd member ${name} from cluster`);
+      }
       const desired = clone(node);
       removeFinalizer(desired, FINALIZER_ETCD);
       writeChanges(store, kind, node, desired, { fieldManager: 'rke2' });
@@ -52,7 +59,10 @@ export function createEtcdMemberController(o: { store: Store; nodeKind: KindInfo
     if (!hasFinalizer(node, FINALIZER_ETCD)) desired.metadata.finalizers = [...(node.metadata.finalizers ?? []), FINALIZER_ETCD];
     const member = annotations[ANN_ETCD_NODE_NAME];
     if (etcd && annotations[ANN_ETCD_REMOVE]?.toLowerCase() === 'true' && member && !annotations[ANN_ETCD_REMOVED_NODE_NAME]) {
-      members.removeMember(member);
+      if (members.removeMember(member) === 'refused') {
+        members.log(`etcd member ${member} not removed: etcdserver: re-configuration failed due to not enough started members`);
+        return NO_QUORUM_RETRY_MS;
+      }
       members.log(`etcd member ${member} removed on request (${ANN_ETCD_REMOVE})`);
       const next: Record<string, string> = { ...annotations, [ANN_ETCD_REMOVED_NODE_NAME]: member };
       delete next[ANN_ETCD_NODE_NAME];

@@ -9,7 +9,7 @@
  *   agent password; `/v1-rke2/server-bootstrap`: user `server` with the server password. A wrong password is
  *   401 (k8s' basic-auth authenticator fails the request), a valid user without the route's role 403.
  *
- * `/v1-rke2/config` answers the cluster's critical values (not k3s's full control config) and
+ * `/v1-rke2/config` answers the cluster's critical values without the agent token (not k3s's full control config) and
  * `/v1-rke2/server-bootstrap` an empty JSON object: the emulator hands out no key material.
  */
 import https from 'node:https';
@@ -51,8 +51,11 @@ export function handleSupervisor(cluster: Rke2Cluster, req: IncomingMessage, res
   if (!valid) return send(res, 401, 'not authorized');
   if (creds.user !== role) return send(res, 403, 'forbidden');
   switch (path) {
-    case `${PREFIX}/config`:
-      return send(res, 200, JSON.stringify(cluster.critical), 'application/json');
+    case `${PREFIX}/config`: {
+      // Tokens are never part of it (k3s tags them json:"-").
+      const { 'agent-token': _secret, ...values } = cluster.critical;
+      return send(res, 200, JSON.stringify(values), 'application/json');
+    }
     case `${PREFIX}/client-ca.crt`:
       return send(res, 200, cluster.clientCa.bundle);
     case `${PREFIX}/server-ca.crt`:
