@@ -137,6 +137,21 @@ describe('guest RKE2 cluster: user data that never starts, and the cloud control
     assert.equal(clusterOf('plain-0')!.cloudProvider, 'rke2');
   });
 
+  it('a new VM taking the name of a Node still there is refused as a duplicate hostname', async () => {
+    const ip = node('plain-0')!.ip!;
+    const agent = rke2UserData({ role: 'agent', server: `https://${ip}:9345`, token: 'short-token' });
+    w.vm('plain-a', agent);
+    const store = clusterOf('plain-0')!.cluster.store;
+    await w.runUntil(() => store.get(KINDS.node, undefined, 'plain-a'), 'the agent registered');
+    // RKE2's own cloud controller never deletes Nodes: the old one stays when its VM goes.
+    w.t.emulator.store.delete(KINDS.virtualMachine, 'default', 'plain-a');
+    await w.runUntil(() => !w.t.emulator.store.get(KINDS.virtualMachine, 'default', 'plain-a') && !node('plain-a'), 'the VM gone');
+    w.t.emulator.store.delete(KINDS.secret, 'default', 'plain-a-cloudinit');
+    w.vm('plain-a', agent);
+    await w.runUntil(() => node('plain-a')?.reason, 'the new node refused');
+    assert.match(node('plain-a')!.reason!, /Node password rejected, duplicate hostname/);
+  });
+
   it('cloud-provider-name harvester without its cloud config: no controller, the taint stays, the note says why', async () => {
     const pki = await makePki();
     w.vm('nocfg-0', rke2UserData({ role: 'server', pki, token: 'short-token', config: { 'cloud-provider-name': 'harvester' } }));
@@ -181,6 +196,17 @@ describe('guest RKE2 cluster: user data that never starts, and the cloud control
     // A node may join through a server's own address too.
     w.vm('nosan-agent', rke2UserData({ role: 'agent', server: `https://${ip}:9345`, token: 't' }));
     await w.runUntil(() => cluster.cluster.store.get(KINDS.node, undefined, 'nosan-agent'), 'the agent joined through the server address');
+  });
+
+  it('a supplied CA whose key is another certificate\'s, or a service.key that is no key, fails the first start', async () => {
+    const pki = await makePki();
+    const mixed = { ...pki, server: { certPem: pki.server.certPem, keyPem: pki.client.keyPem } };
+    w.vm('mixed-ca', rke2UserData({ role: 'server', pki: mixed, token: 't' }));
+    w.vm('bad-sa-key', rke2UserData({ role: 'server', pki: { ...pki, serviceKeyPem: 'not a key' }, token: 't' }));
+    await w.runUntil(() => node('mixed-ca')?.phase === 'Failed' && node('bad-sa-key')?.phase === 'Failed', 'both failed');
+    assert.match(node('mixed-ca')!.reason!, /^starting kubernetes: preparing server: \/var\/lib\/rancher\/rke2\/server\/tls\/server-ca\.crt: the key does not belong to the certificate CN=rke2-server-ca@test$/);
+    assert.match(node('bad-sa-key')!.reason!, /service\.key: not a PEM private key/);
+    assert.equal(clusterOf('mixed-ca'), undefined);
   });
 
   it('an image marked as having RKE2 installed runs it without the install step, at the marked version', async () => {

@@ -5,7 +5,7 @@
  * ObjectStore served by serveCluster with serving certificates signed by the server CA, client certificates
  * checked against the client CA, RBAC, and 503 for every resource request while etcd has no quorum.
  */
-import { randomBytes } from 'node:crypto';
+import { createPrivateKey, randomBytes } from 'node:crypto';
 import type { PeerCertificate } from 'node:tls';
 import { Clock } from '../../clock';
 import type { Authenticated } from '../../api/auth';
@@ -24,7 +24,7 @@ import { criticalValues, CriticalKey } from './config';
 import { createEtcdMemberController } from './etcd';
 import { apiServerSans, CaSigner, generateCa, issueCertificate, loadCa } from './pki';
 import { hashCa, nodePassword, parseToken, serverSidePassword } from './token';
-import { CA_FILES, CaName, Rke2NodeSpec, TLS_DIR } from './user-data';
+import { CA_FILES, CaName, Rke2NodeSpec, SERVICE_KEY_FILE, TLS_DIR } from './user-data';
 import { Rke2Journal } from './journal';
 import { formatIPv4, parseCidr } from '../../util/ipv4';
 
@@ -117,6 +117,14 @@ export class Rke2Cluster {
     const serverCa = await caFromFiles('server', spec.files, journal);
     const clientCa = await caFromFiles('client', spec.files, journal);
     for (const other of ['requestHeader', 'etcdServer', 'etcdPeer'] as const) await caFromFiles(other, spec.files, journal);
+    const serviceKey = spec.files.get(SERVICE_KEY_FILE);
+    if (serviceKey !== undefined) {
+      try {
+        createPrivateKey(serviceKey);
+      } catch (err) {
+        throw new Error(`${SERVICE_KEY_FILE}: not a PEM private key (${(err as Error).message})`);
+      }
+    }
     const token = spec.config.token ?? randomBytes(16).toString('hex');
     if (!spec.config.token) journal.info('no token configured: a random one is generated (joining nodes cannot know it)');
     const serverPassword = serverSidePassword(token, 'server');
