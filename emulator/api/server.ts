@@ -5,10 +5,13 @@
  * 1. journal the request (method, URL, content types, User-Agent — never the Authorization header);
  * 2. route it (router.ts) and resolve the resource against the registry;
  * 3. evaluate fault rules (latency, errors, reset, token expiry, conflicts, watch drops);
- * 4. authenticate the bearer token (401 Status when missing/expired; /version and health are public): the
- *    emulator's own (admin) tokens, then service-account tokens;
- * 5. for RBAC-governed users (service accounts, impersonation): RBAC authorization (kube-apiserver's 403);
- * 6. answer: version, health, discovery, OpenAPI, or a resource request (resource-handler.ts).
+ * 4. authenticate: a verified client certificate when the server takes them, else the bearer token (401 Status
+ *    when missing/expired; /version and health are public): the emulator's own (admin) tokens, then
+ *    service-account tokens;
+ * 5. for RBAC-governed users (service accounts, impersonation, certificates outside system:masters): RBAC
+ *    authorization (kube-apiserver's 403);
+ * 6. answer: version, health, discovery, OpenAPI, or a resource request (resource-handler.ts; 503 first when
+ *    `availability` says the storage is down).
  * Every error is a Status body built from StatusError (text/plain only for APF-style 429).
  */
 import { randomUUID } from 'node:crypto';
