@@ -42,6 +42,10 @@ Image downloads are simulated, never dialled (a VirtualMachineImage with sourceT
   a path segment http-<code>     https://example.com/http-404/x.img    (got 404 status code from <url>)
   a path segment fail-at-<n>     https://example.com/fail-at-50/x.img  (the download breaks at 50%)
 
+A VM whose cloud-init user data writes /etc/rancher/rke2/config.yaml and starts rke2-server or rke2-agent
+boots a simulated RKE2 node (docs/emulator.md, "Guest RKE2 clusters"). Each guest API or supervisor endpoint
+is printed as it opens: addresses in 127.0.0.0/8 are served as they are, others on 127.0.0.1 at a free port.
+
 The written kubeconfig is an all-powerful admin. Service-account tokens (Secrets of type
 kubernetes.io/service-account-token, filled by the emulator) are subject to RBAC with kube-apiserver's
 401/403 answers; the guest's cloud provider uses the cloud-config cloud-init writes on its VMs
@@ -200,6 +204,12 @@ async function main(): Promise<void> {
     process.stdout.write(`${USAGE}\n`);
     return;
   }
+  parsed.options.rke2 = {
+    onEndpoint: (e, open) => {
+      const where = open ? `served at ${e.url}${e.note ? ` (${e.note})` : ''}` : 'closed';
+      process.stdout.write(`harvester-emulator rke2 cluster=${e.cluster} ${e.kind} ${e.address} ${where}\n`);
+    },
+  };
   let emulator: Emulator;
   try {
     // eslint-disable-next-line @typescript-eslint/no-require-imports

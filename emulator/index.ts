@@ -19,6 +19,7 @@ import { seededRandom, type FaultRule } from './faults/rules';
 import { GuestClusterOptions, GuestEmulator, startGuestCluster } from './guest-cluster';
 import { ClusterEndpoint, serveCluster, ServedCluster, withEndpoint } from './serve-cluster';
 import { installServiceAccountTokens, serviceAccountAuthenticator, TokensControllerHandle } from './rbac/service-account-tokens';
+import { installRke2Guests, Rke2Handle, Rke2Options } from './guest/rke2';
 
 export { ApiServer } from './api/server';
 export { ObjectStore } from './api/store';
@@ -31,6 +32,7 @@ export type { HarvesterHandle, HarvesterOptions, SeedOptions } from './harvester
 export type { GuestClusterOptions, GuestEmulator } from './guest-cluster';
 export type { ClusterEndpoint } from './serve-cluster';
 export type { GuestHandle, GuestDelays } from './guest';
+export type { Rke2Handle, Rke2Options, Rke2Delays, Rke2Endpoint, Rke2ClusterInfo, Rke2NodeInfo } from './guest/rke2';
 export { ManualClock, RealClock } from './clock';
 export type { Clock } from './clock';
 
@@ -72,6 +74,11 @@ export interface EmulatorOptions {
   version?: VersionInfo;
   /** Start a guest RKE2 cluster API as well (for the cloud provider side). */
   guest?: GuestClusterOptions;
+  /**
+   * Guest RKE2 clusters from VM user data (docs/emulator.md §"Guest RKE2 clusters"): on with the controllers
+   * unless false.
+   */
+  rke2?: Rke2Options | false;
 }
 
 /** A running emulator: its endpoint (kubeconfig, url, token, faults, journal) plus the simulated cluster. */
@@ -84,6 +91,8 @@ export interface Emulator extends ClusterEndpoint {
   /** Admin handle of the simulated Harvester; undefined with `controllers: false`. */
   readonly harvester?: HarvesterHandle;
   readonly guest?: GuestEmulator;
+  /** The RKE2 guest simulation (clusters, nodes, endpoints); undefined with `controllers: false` or `rke2: false`. */
+  readonly rke2?: Rke2Handle;
   /** Stop controllers, end watches, close the servers. Idempotent. */
   stop(): Promise<void>;
 }
@@ -135,16 +144,19 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   // kube-controller-manager's tokens controller: fills service-account token Secrets with the served CA.
   const tokens: TokensControllerHandle | undefined = installServiceAccountTokens(store, clock, served.tls?.caCert);
 
+  const saTokens = serviceAccountAuthenticator(store);
+  const harvesterIdentity = (token: string) => {
+    const admin = served.tokens.userFor(token);
+    return admin !== undefined ? { user: admin } : saTokens?.(token);
+  };
+  const rke2 = harvester && options.rke2 !== false ? installRke2Guests(store, clock, { ...(options.rke2 ?? {}), identity: harvesterIdentity }) : undefined;
+
   let guest: GuestEmulator | undefined;
   if (options.guest) {
     try {
-      const saTokens = serviceAccountAuthenticator(store);
-      const harvesterIdentity = (token: string) => {
-        const admin = served.tokens.userFor(token);
-        return admin !== undefined ? { user: admin } : saTokens?.(token);
-      };
       guest = await startGuestCluster({ ...options.guest, clock, harvesterStore: store, tls: options.tls !== false, seed: options.seed, harvesterIdentity });
     } catch (err) {
+      await rke2?.stop();
       await served.server.close();
       tokens?.stop();
       stopInternals();
@@ -160,11 +172,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     caCert: served.tls?.caCert,
     harvester,
     guest,
+    rke2,
     stop() {
       stopped ??= (async () => {
         tokens?.stop();
         stopInternals();
-        await Promise.all([served.server.close(), guest?.stop()]);
+        await Promise.all([served.server.close(), guest?.stop(), rke2?.stop()]);
         await store.settle();
       })();
       return stopped;

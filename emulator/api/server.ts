@@ -5,22 +5,26 @@
  * 1. journal the request (method, URL, content types, User-Agent — never the Authorization header);
  * 2. route it (router.ts) and resolve the resource against the registry;
  * 3. evaluate fault rules (latency, errors, reset, token expiry, conflicts, watch drops);
- * 4. authenticate the bearer token (401 Status when missing/expired; /version and health are public): the
- *    emulator's own (admin) tokens, then service-account tokens;
- * 5. for RBAC-governed users (service accounts, impersonation): RBAC authorization (kube-apiserver's 403);
- * 6. answer: version, health, discovery, OpenAPI, or a resource request (resource-handler.ts).
+ * 4. authenticate: a verified client certificate when the server takes them, else the bearer token (401 Status
+ *    when missing/expired; /version and health are public): the emulator's own (admin) tokens, then
+ *    service-account tokens;
+ * 5. for RBAC-governed users (service accounts, impersonation, certificates outside system:masters): RBAC
+ *    authorization (kube-apiserver's 403);
+ * 6. answer: version, health, discovery, OpenAPI, or a resource request (resource-handler.ts; 503 first when
+ *    `availability` says the storage is down).
  * Every error is a Status body built from StatusError (text/plain only for APF-style 429).
  */
 import { randomUUID } from 'node:crypto';
 import http, { IncomingMessage, ServerResponse } from 'node:http';
 import https from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
+import type { PeerCertificate, TLSSocket } from 'node:tls';
 import type { Clock } from '../clock';
 import { StatusError, internalError, methodNotAllowed, pathNotFound } from './errors';
 import type { ObjectStore } from './store';
 import type { KindInfo } from './types';
 import { qualifiedResource } from './types';
-import { TokenAuthenticator, TokenTable, authenticate } from './auth';
+import { Authenticated, TokenAuthenticator, TokenTable, authenticate } from './auth';
 import { accessReviewKind, answerAccessReview, attributesOf, authorizeRequest, impersonate, RbacContext } from '../rbac/request';
 import {
   aggregatedContentType,
@@ -65,6 +69,14 @@ export interface ApiServerOptions {
   serviceAccountTokens?: TokenAuthenticator;
   /** RBAC for service accounts and impersonated users; without it every authenticated user may do anything. */
   rbac?: RbacContext;
+  /**
+   * Client-certificate authentication (kube-apiserver's --client-ca-file): TLS asks for a certificate, and one
+   * that chains to `ca` is the identity `identify` gives it (tried before the bearer token, as the apiserver's
+   * union authenticator does). Used by the guest RKE2 clusters (emulator/guest/rke2).
+   */
+  clientCertificates?: { ca: string; identify(cert: PeerCertificate): Authenticated | undefined };
+  /** Asked before a resource request is served; a StatusError answers it instead (a guest API without etcd quorum). */
+  availability?: () => StatusError | undefined;
 }
 
 const PUBLIC_ROUTES = new Set<Route['type']>(['version', 'health']);
@@ -98,7 +110,10 @@ export class ApiServer {
       void this.handle(req, res);
     };
     const tls = this.options.tls;
-    const server = tls ? https.createServer({ key: tls.key, cert: tls.cert }, handler) : http.createServer(handler);
+    const clientCa = this.options.clientCertificates?.ca;
+    const server = tls
+      ? https.createServer({ key: tls.key, cert: tls.cert, ...(clientCa ? { ca: clientCa, requestCert: true, rejectUnauthorized: false } : {}) }, handler)
+      : http.createServer(handler);
     // Keep-alive connections from kubectl would otherwise hold close() open.
     server.keepAliveTimeout = 30_000;
     server.on('connection', (socket: Socket) => {
@@ -179,7 +194,7 @@ export class ApiServer {
       }
       if (action?.type === 'error' || action?.type === 'unauthorized') throw faultError(action);
 
-      let auth = authenticate(req, this.options.tokens, PUBLIC_ROUTES.has(route.type), this.options.serviceAccountTokens);
+      let auth = this.certificateIdentity(req) ?? authenticate(req, this.options.tokens, PUBLIC_ROUTES.has(route.type), this.options.serviceAccountTokens);
       const rbac = this.options.rbac;
       if (rbac) {
         // The admin path pays one header lookup; only RBAC-governed users are authorized rule by rule.
@@ -194,6 +209,8 @@ export class ApiServer {
       if (route.type === 'resource') {
         if (kind === undefined) throw pathNotFound();
         if (resourceVerbName === undefined) throw methodNotAllowed();
+        const unavailable = this.options.availability?.();
+        if (unavailable) throw unavailable;
         await handleResource(
           { req, res, query: url.searchParams, route, kind, verb: resourceVerbName, user: auth.user, decision },
           {
@@ -218,6 +235,14 @@ export class ApiServer {
       }
       sendStatusError(res, err instanceof StatusError ? err : internalError((err as Error)?.message ?? String(err)));
     }
+  }
+
+  /** The identity of a verified client certificate, if the server takes them and the client sent one. */
+  private certificateIdentity(req: IncomingMessage): Authenticated | undefined {
+    const certificates = this.options.clientCertificates;
+    const socket = req.socket as TLSSocket;
+    if (!certificates || !socket.authorized) return undefined;
+    return certificates.identify(socket.getPeerCertificate());
   }
 
   /** Fill the journal entry from the response as it goes out. */
