@@ -34,8 +34,13 @@ export const ipPoolResource: ManagedResource<IPPoolInputs, IPPoolOutputs, IPPool
       api: (client) => client.ipPools,
       owner: (ref) => poolOwner(ref.name),
       desired: desiredPool,
-      // The spec alone: lists replaced wholesale, status (the IPAM record) never touched.
-      patch: (inputs) => ({ spec: { ...desiredSpec(inputs), description: inputs.description ?? null } }),
+      // The spec alone: lists replaced wholesale, status (the IPAM record) never touched. A merge patch merges maps,
+      // so optional fields that left the inputs are nulled to go (a network left behind would keep the pool serving
+      // only that network's load balancers).
+      patch(inputs) {
+        const spec = desiredSpec(inputs);
+        return { spec: { ...spec, selector: { ...spec.selector, network: inputs.selector.network ?? null }, description: inputs.description ?? null } };
+      },
       ready: (inputs, current) => poolReadiness(inputs.name, current),
       readyWhat: () => 'to be Ready',
       async beforeRemove(_ctx, live) {

@@ -4,8 +4,9 @@
  * - `cluster`: a LoadBalancer Service in a guest cluster, which the guest's Harvester cloud provider turns into a
  *   Harvester LoadBalancer (guest-service.ts); the guest is reached with the resource's own (secret) inputs.
  * - check: every input rule at once; against the cluster: the namespace, the named ipPool and network exist (a pool
- *   this program creates is known to exist at up); for `cluster`, the guest's cloud-provider version reads health
- *   checks. The reconciler refuses an object of that name we do not own.
+ *   this program creates is known to exist at up), some IP pool would serve a load balancer that names none
+ *   (pool-choice.ts; at preview too, with what is known); for `cluster`, the guest's cloud-provider version reads
+ *   health checks. The reconciler refuses an object of that name we do not own.
  * - diff: ipam (Harvester refuses changing it in place), name and namespace replace, the old one deleted first.
  * - remove: deletes it and waits until it is gone (Harvester's finalizer releases the address first); for
  *   `cluster`, the Service, then waits until the cloud provider removed the Harvester side.
@@ -20,6 +21,9 @@ import type { ManagedResource, ResourceContext } from '../../core/reconciler/res
 import { timeoutMs } from '../../core/timeouts';
 import type { CheckFailure } from '../../core/types';
 import { onCluster } from '../../core/unreachable';
+import { isUnknown } from '../../core/unknowns';
+import { isHarvesterError } from '../../client/errors';
+import { chosenPool } from './pool-choice';
 import { convergeLoadBalancer, convergeService } from './apply';
 import { deleteService, guestVersion, harvesterSide, healthCheckRefusal, serviceInputs, serviceOutputs } from './guest-service';
 import { OUTPUT_ONLY, loadBalancerOutputsSchema, loadBalancerSchema, type LoadBalancerInputs, type LoadBalancerOutputs } from './model';
@@ -57,6 +61,34 @@ async function networkFailures(ctx: ResourceContext, inputs: Inputs): Promise<Ch
   return (await ctx.client.networks.get(ref.name, ref.namespace)) ? [] : [{ property: 'network', reason: `network: VM network ${inputs.network} does not exist: name an existing NetworkAttachmentDefinition` }];
 }
 
+/**
+ * A vm load balancer with ipam "pool" and no ipPool takes the pool Harvester chooses (pool-choice.ts); when no pool
+ * on the cluster would serve it and the program declares none (the SDK names `ipPool` then, core/program-refs.ts),
+ * up would only learn it when timeouts.create runs out ("no matched IPPool"): refused here instead. Inputs not known
+ * yet (a preview) match anything; a user who may not list IP pools is left to up.
+ */
+async function poolServingFailures(ctx: ResourceContext, inputs: Record<string, unknown>, inProgram: ReadonlySet<string>): Promise<CheckFailure[]> {
+  if (inputs.workloadType !== 'vm' || inputs.ipam !== 'pool' || inputs.ipPool !== undefined || inProgram.has('ipPool')) return [];
+  const requirement = {
+    network: isUnknown(inputs.network) ? undefined : ((inputs.network as string | undefined) ?? ''),
+    namespace: isUnknown(inputs.namespace) ? undefined : (inputs.namespace as string),
+  };
+  let pools;
+  try {
+    pools = (await ctx.client.ipPools.list({})).items;
+  } catch (err) {
+    if (isHarvesterError(err, 'Forbidden')) return [];
+    throw err;
+  }
+  if (chosenPool(pools, requirement)) return [];
+  const network = requirement.network === undefined ? 'the network' : requirement.network ? `network ${requirement.network}` : 'no network';
+  const namespace = requirement.namespace ?? 'its namespace';
+  return [{
+    property: 'ipPool',
+    reason: `ipPool: no IP pool would serve this load balancer, so up would wait out timeouts.create for an address ("no matched IPPool"): with ipPool unset, Harvester takes the highest-priority pool whose selector names ${network} and whose scope covers namespace ${namespace}, else the global pool, and the cluster has neither. Create such a pool (a HarvesterIPPool in this program counts), set ipPool to an existing one, or use ipam "dhcp"`,
+  }];
+}
+
 export const loadBalancerResource: ManagedResource<Inputs, Outputs, ObservedLoadBalancer> = {
   type: 'HarvesterLoadBalancer',
   model: { inputs: loadBalancerSchema, outputs: loadBalancerOutputsSchema, validate: validateInputs },
@@ -81,10 +113,11 @@ export const loadBalancerResource: ManagedResource<Inputs, Outputs, ObservedLoad
   // A guest Service cannot be imported by id (the guest's kubeconfig is a secret input, not in an id).
   foreignFix: (obj) => (obj.kind === 'Service' ? 'Or delete it in the guest cluster if nothing uses it.' : undefined),
 
-  async checkCluster(ctx, { inputs, inProgram }) {
-    if (!inputs) return [];
+  async checkCluster(ctx, { inputs, raw, inProgram }) {
+    // The pool rule needs only what is known: at a preview it runs on the inputs given, unknown values matching anything.
+    if (!inputs) return poolServingFailures(ctx, { workloadType: 'vm', ipam: 'pool', namespace: 'default', ...raw }, inProgram);
     if (inputs.workloadType === 'cluster') return [...(await guestFailures(ctx, inputs)), ...(await networkFailures(ctx, inputs))];
-    const out = await networkFailures(ctx, inputs);
+    const out = [...(await networkFailures(ctx, inputs)), ...(await poolServingFailures(ctx, inputs, inProgram))];
     if (!(await ctx.client.namespaces.get(inputs.namespace))) out.push({ property: 'namespace', reason: `namespace: namespace ${inputs.namespace} does not exist: create it, or choose an existing one` });
     // A pool this program creates does not exist yet at preview; up checks again once it does.
     if (inputs.ipPool && !inProgram.has('ipPool') && !(await ctx.client.ipPools.get(inputs.ipPool))) {
