@@ -11,6 +11,7 @@ import type { MonitorHandler, Registration } from './monitor';
 import { unwrapSecrets, wrapSecrets } from './secrets';
 import { progressObject } from '../provider/core/progress';
 import { parseProgressLine } from '../provider/host/progress';
+import { formatFailure } from '../provider/core/input-errors';
 import type { ResourceState, StackState, StateStore } from './state';
 
 type Raw = Record<string, unknown>;
@@ -175,7 +176,7 @@ export class Deployment implements MonitorHandler {
     const checked = await host.check(urn, old?.inputs ?? {}, news);
     if (checked.failures.length) {
       display.step(old ? 'update' : 'create', reg.type, reg.name, '**failed**');
-      throw new Error(`invalid inputs:\n${checked.failures.map((f) => `  - ${f.property ? `${f.property}: ` : ''}${f.reason}`).join('\n')}`);
+      throw new Error(`invalid inputs:\n${checked.failures.map((f) => `  - ${formatFailure(f)}`).join('\n')}`);
     }
     const inputs = checked.inputs;
     const result = (id: string, outputs: Raw) => ({ urn, id, object: wrapSecrets(outputs, secretKeys) });

@@ -20,6 +20,7 @@
 import { redact } from '../client/redact';
 import { ResourceInitError } from '../core/errors';
 import { CONNECTION_INPUTS, STACK_CONFIG_KEYS, configureConnection } from '../core/connection';
+import { formatFailure } from '../core/input-errors';
 import { progressObject, withCallObject } from '../core/progress';
 import { isImport } from '../core/reconciler/reconciler';
 import type { CheckFailure, ResourceProvider } from '../core/types';
@@ -76,13 +77,9 @@ function safeStringify(value: unknown): string {
   }
 }
 
-/** movePrivateFailures reports failures on secret or connection inputs on property "" (trap 8). */
+/** movePrivateFailures reports failures on secret or connection inputs on property "", naming the input (trap 8). */
 function movePrivateFailures(failures: CheckFailure[], hidden: Set<string>): CheckFailure[] {
-  return failures.map((f) => {
-    const top = f.property.split(/[.[]/, 1)[0];
-    if (!hidden.has(top)) return f;
-    return { property: '', reason: f.reason.startsWith(top) ? f.reason : `${f.property}: ${f.reason}` };
-  });
+  return failures.map((f) => (hidden.has(f.property.split(/[.[]/, 1)[0]) ? { property: '', reason: formatFailure(f) } : f));
 }
 
 function withoutKeys(raw: Raw | undefined, keys: readonly string[]): Raw {

@@ -14,6 +14,7 @@ import type { KubeObject, VirtualMachineImage } from '../../client/objects';
 import type { CheckFailure } from '../../core/types';
 import type { ImageInputs } from './model';
 import { displayNameOf } from './plan';
+import { failure as fail } from '../../core/input-errors';
 
 /** storage.k8s.io/v1 StorageClass (read only: the client has no typed accessor for it). */
 const STORAGE_CLASS: KindSpec = { group: 'storage.k8s.io', version: 'v1', kind: 'StorageClass', plural: 'storageclasses', namespaced: false, statusSubresource: false };
@@ -25,7 +26,6 @@ interface StorageClass extends KubeObject {
   parameters?: Record<string, string>;
 }
 
-const fail = (property: string, reason: string): CheckFailure => ({ property, reason: `${property}: ${reason}` });
 
 /**
  * The cluster's StorageClasses and the default one's name; undefined when the credentials may not list them

@@ -52,7 +52,7 @@ function labelKeyProblem(key: string): string | undefined {
 
 export function crossFieldFailures(user: Obj): CheckFailure[] {
   const out: CheckFailure[] = [];
-  const fail = (path: PropertyKey[], reason: string) => out.push({ property: formatPath(path), reason: `${formatPath(path)}: ${reason}` });
+  const fail = (path: PropertyKey[], reason: string) => out.push({ property: formatPath(path), reason });
   if (typeof user.url === 'string' && !isUnknown(user.url)) {
     const problem = urlProblem(user.url);
     if (problem) fail(['url'], problem);

@@ -65,7 +65,7 @@ export const ipPoolResource: ManagedResource<IPPoolInputs, IPPoolOutputs, IPPool
     if (network) {
       const ref = parseRef(network);
       if (!(await ctx.client.networks.get(ref.name, ref.namespace))) {
-        out.push({ property: 'selector.network', reason: `selector.network: VM network ${network} does not exist (the webhook refuses the pool): create it, or name an existing NetworkAttachmentDefinition` });
+        out.push({ property: 'selector.network', reason: `VM network ${network} does not exist (the webhook refuses the pool): create it, or name an existing NetworkAttachmentDefinition` });
       }
     }
     return out;

@@ -22,7 +22,7 @@ const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !
 /** The rules of one range, each failure on its field. */
 function rangeFailures(range: Obj, at: (field?: string) => string): CheckFailure[] {
   const out: CheckFailure[] = [];
-  const fail = (field: string | undefined, reason: string) => out.push({ property: at(field), reason: `${at(field)}: ${reason}` });
+  const fail = (field: string | undefined, reason: string) => out.push({ property: at(field), reason });
   if (isUnknown(range.subnet)) return out;
   const cidr = parseCidr(range.subnet);
   if (!cidr) {
@@ -112,7 +112,7 @@ export function crossFieldFailures(user: Obj): CheckFailure[] {
       const interval = !isUnknown(range.subnet) ? allocatorRange(range) : undefined;
       if (!interval) return;
       const clash = intervals.find((x) => overlaps(x.interval, interval));
-      if (clash) out.push({ property: at(), reason: `${at()}: ${formatInterval(interval)} overlaps ${clash.at} (${formatInterval(clash.interval)}): ranges of a pool must not share addresses` });
+      if (clash) out.push({ property: at(), reason: `${formatInterval(interval)} overlaps ${clash.at} (${formatInterval(clash.interval)}): ranges of a pool must not share addresses` });
       intervals.push({ at: at(), interval });
     });
   }
@@ -122,7 +122,7 @@ export function crossFieldFailures(user: Obj): CheckFailure[] {
     scopes.forEach((s, i) => {
       if (!isObj(s)) return;
       const j = scopes.findIndex((t, k) => k < i && isObj(t) && scopesOverlap(t, s));
-      if (j >= 0) out.push({ property: formatPath(['selector', 'scope', i]), reason: `${formatPath(['selector', 'scope', i])}: overlaps selector.scope[${j}] (the webhook refuses overlapping scopes in one pool): merge them or make them disjoint` });
+      if (j >= 0) out.push({ property: formatPath(['selector', 'scope', i]), reason: `overlaps selector.scope[${j}] (the webhook refuses overlapping scopes in one pool): merge them or make them disjoint` });
     });
   }
   return out;

@@ -15,7 +15,7 @@ const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !
 
 export function crossFieldFailures(user: Obj): CheckFailure[] {
   const out: CheckFailure[] = [];
-  const fail = (property: string, reason: string) => out.push({ property, reason: `${property}: ${reason}` });
+  const fail = (property: string, reason: string) => out.push({ property, reason });
   const listeners = Array.isArray(user.listeners) ? user.listeners.filter(isObj) : [];
   const seen = new Map<string, number>();
   listeners.forEach((l, i) => {
