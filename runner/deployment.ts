@@ -10,6 +10,7 @@ import { Display, propertyChanges, type CountKey, type ResourceFailure, type Ste
 import type { MonitorHandler, Registration } from './monitor';
 import { unwrapSecrets, wrapSecrets } from './secrets';
 import { progressObject } from '../provider/core/progress';
+import { RESOURCES, progressObjectOf } from '../provider/registry';
 import { parseProgressLine } from '../provider/host/progress';
 import { formatFailure } from '../provider/core/input-errors';
 import type { ResourceState, StackState, StateStore } from './state';
@@ -342,9 +343,14 @@ export class Deployment implements MonitorHandler {
   }
 }
 
-/** "pulumi-nodejs:dynamic/harvester:HarvesterMachinePool" and { namespace, name } → "HarvesterMachinePool default/workers". */
+/**
+ * "pulumi-nodejs:dynamic/harvester:HarvesterMachinePool" and its inputs → "HarvesterMachinePool default/workers": the
+ * object the host wrapper stamps the resource's progress lines with (provider/registry.ts progressObjectOf).
+ */
 function progressKey(type: string, props: Raw): string {
-  return `${type.slice(type.lastIndexOf(':') + 1)} ${progressObject(props)}`;
+  const className = type.slice(type.lastIndexOf(':') + 1);
+  const entry = RESOURCES.find((r) => r.className === className);
+  return `${className} ${entry ? progressObjectOf(entry, props) : progressObject(props)}`;
 }
 
 function pastTense(verb: string): string {

@@ -11,7 +11,7 @@ import { inputReferences, inputsFlagged } from '../provider/core/input-flags';
 import { formatPath } from '../provider/core/input-errors';
 import { naturalCompare } from '../provider/core/natural-order';
 import { PROGRAM_REFS_KEY } from '../provider/core/program-refs';
-import { RESOURCES, type ResourceEntry } from './registry';
+import { RESOURCES, entryOf, type ResourceEntry } from './registry';
 
 /** The module of the type tokens: `pulumi-nodejs:dynamic/harvester:<Class>` (permanent: in users' state). */
 export const PULUMI_MODULE = 'harvester';
@@ -42,12 +42,6 @@ export function providerFor(exportName: string): pulumi.dynamic.ResourceProvider
   let provider = providers.get(exportName);
   if (!provider) providers.set(exportName, (provider = makeProvider(exportName)));
   return provider;
-}
-
-function entryOf(className: string): ResourceEntry {
-  const entry = RESOURCES.find((r) => r.className === className);
-  if (!entry) throw new Error(`harvester-iac: no resource ${className} in sdk/registry.ts`);
-  return entry;
 }
 
 /**
