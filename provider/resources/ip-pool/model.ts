@@ -5,7 +5,7 @@
  * (harvester-api.md §C.2).
  */
 import { z } from 'zod';
-import { DURATION_PATTERN } from '../../core/duration';
+import { timeoutsInput } from '../../core/timeouts';
 import { inputsFlagged } from '../../core/input-flags';
 import { connectionInputs } from '../../core/connection-inputs';
 
@@ -52,11 +52,14 @@ export const ipPoolSchema = z.strictObject({
     'Address ranges. No two may overlap, here or with another pool. Required. A change updates in place; addresses already allocated must stay inside.',
   ),
   selector: selectorSchema.default({ priority: 0, scope: [] }).describe('Which load balancers draw from this pool. Default: priority 0, no network, no scope. A change updates in place.'),
-  timeouts: z.strictObject({
-    create: z.string().regex(DURATION_PATTERN).default('2m').describe('Until the pool is Ready. Default "2m".'),
-    update: z.string().regex(DURATION_PATTERN).default('2m').describe('Until the pool is Ready again. Default "2m".'),
-    delete: z.string().regex(DURATION_PATTERN).default('2m').describe('Until the pool is gone. Default "2m".'),
-  }).default({ create: '2m', update: '2m', delete: '2m' }).describe('Bounds of every wait. Default 2m each.'),
+  timeouts: timeoutsInput(
+    {
+      create: ['2m', 'Until the pool is Ready.'],
+      update: ['2m', 'Until the pool is Ready again.'],
+      delete: ['2m', 'Until the pool is gone.'],
+    },
+    'Bounds of every wait. Default 2m each.',
+  ),
 });
 
 export type IPPoolInputs = z.output<typeof ipPoolSchema>;

@@ -10,7 +10,7 @@ import { waitFor, waitForDeletion } from '../../await';
 import type { HarvesterClient } from '../../client/harvester-client';
 import type { LoadBalancer, Service } from '../../client/objects';
 import { stampOwnership } from '../../client/ownership';
-import { parseDuration } from '../../core/duration';
+import { timeoutMs } from '../../core/timeouts';
 import { compareVersions, parseVersion } from '../../core/versions';
 import { cloudProviderVersion } from '../../core/guest-cloud-provider';
 import type { LoadBalancerInputs, LoadBalancerOutputs } from './model';
@@ -129,7 +129,7 @@ export async function waitForServiceAddress(
     resource: guest.services,
     namespace: inputs.namespace,
     name: inputs.name,
-    timeoutMs: parseDuration(inputs.timeouts[op]) ?? 300_000,
+    timeoutMs: timeoutMs(inputs.timeouts, op),
     what: `guest Service ${inputs.namespace}/${inputs.name} to get a load-balancer address`,
     timeoutOption: `timeouts.${op}`,
     onProgress,
@@ -152,14 +152,14 @@ export function harvesterSide(harvester: HarvesterClient, inputs: LoadBalancerIn
 /** Deletes the Service and waits until the cloud provider has removed the Harvester side (address released). */
 export async function deleteService(guest: HarvesterClient, harvester: HarvesterClient, inputs: LoadBalancerInputs, svc: Service, onProgress?: (line: string) => void): Promise<void> {
   const lbName = loadBalancerName(inputs.guestClusterName!, inputs.namespace, inputs.name, String(svc.metadata.uid ?? ''));
-  const timeoutMs = parseDuration(inputs.timeouts.delete) ?? 300_000;
+  const deleteMs = timeoutMs(inputs.timeouts, 'delete');
   await guest.services.delete(inputs.name, { namespace: inputs.namespace, owner: lbOwner(inputs.name) });
-  await waitForDeletion<Service>({ resource: guest.services, namespace: inputs.namespace, name: inputs.name, timeoutMs, timeoutOption: 'timeouts.delete', what: `guest Service ${inputs.namespace}/${inputs.name} to be deleted`, onProgress });
+  await waitForDeletion<Service>({ resource: guest.services, namespace: inputs.namespace, name: inputs.name, timeoutMs: deleteMs, timeoutOption: 'timeouts.delete', what: `guest Service ${inputs.namespace}/${inputs.name} to be deleted`, onProgress });
   await waitForDeletion<LoadBalancer>({
     resource: harvester.loadBalancers,
     namespace: inputs.cloudProviderNamespace,
     name: lbName,
-    timeoutMs,
+    timeoutMs: deleteMs,
     timeoutOption: 'timeouts.delete',
     what: `LoadBalancer ${inputs.cloudProviderNamespace}/${lbName} (made by the guest's cloud provider) to be deleted`,
     onProgress,

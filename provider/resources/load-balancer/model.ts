@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { connectionInputs } from '../../core/connection-inputs';
-import { DURATION_PATTERN } from '../../core/duration';
+import { timeoutsInput } from '../../core/timeouts';
 import { inputsFlagged } from '../../core/input-flags';
 
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
@@ -89,11 +89,14 @@ export const loadBalancerSchema = z.strictObject({
     'TCP health check of the backends. For "cluster" it becomes the cloudprovider.harvesterhci.io/healthcheck-* annotations, which only the guest\'s ' +
       'cloud provider below v0.2.0 reads (port: a Service port); with v0.2.0+ it is refused (use readiness probes). Default none. A change updates in place.',
   ),
-  timeouts: z.strictObject({
-    create: z.string().regex(DURATION_PATTERN).default('5m').describe('Until an address is allocated and the load balancer is Ready. Default "5m".'),
-    update: z.string().regex(DURATION_PATTERN).default('5m').describe('Until it is Ready again. Default "5m".'),
-    delete: z.string().regex(DURATION_PATTERN).default('5m').describe('Until it is gone and its address released. Default "5m".'),
-  }).default({ create: '5m', update: '5m', delete: '5m' }).describe('Bounds of every wait. Default 5m each.'),
+  timeouts: timeoutsInput(
+    {
+      create: ['5m', 'Until an address is allocated and the load balancer is Ready.'],
+      update: ['5m', 'Until it is Ready again.'],
+      delete: ['5m', 'Until it is gone and its address released.'],
+    },
+    'Bounds of every wait. Default 5m each.',
+  ),
 });
 
 export type LoadBalancerInputs = z.output<typeof loadBalancerSchema>;
