@@ -582,7 +582,7 @@ export interface HarvesterIPPoolArgs {
   }>[]>;
   /** Which load balancers draw from this pool. Default: priority 0, no network, no scope. A change updates in place. */
   selector?: pulumi.Input<{
-    /** VM network ("namespace/name") whose load balancers this pool serves. Default: none (any network). */
+    /** VM network ("namespace/name", or a bare name in the default namespace: the pool is cluster-scoped) whose load balancers this pool serves. Default: none (any network). */
     network?: pulumi.Input<string>;
     /** Among matching pools the highest priority wins; a non-zero priority must be unique among pools, and two priority-0 pools on the same network may not share a scope (the global pool aside). Default 0. */
     priority?: pulumi.Input<number>;
@@ -630,7 +630,7 @@ export class HarvesterIPPool extends pulumi.dynamic.Resource {
   }[]>;
   /** Which load balancers draw from this pool. Default: priority 0, no network, no scope. A change updates in place. */
   declare readonly selector: pulumi.Output<{
-    /** VM network ("namespace/name") whose load balancers this pool serves. Default: none (any network). */
+    /** VM network ("namespace/name", or a bare name in the default namespace: the pool is cluster-scoped) whose load balancers this pool serves. Default: none (any network). */
     network?: string;
     /** Among matching pools the highest priority wins; a non-zero priority must be unique among pools, and two priority-0 pools on the same network may not share a scope (the global pool aside). Default 0. */
     priority?: number;
@@ -693,7 +693,7 @@ export interface HarvesterLoadBalancerArgs {
   ipam?: pulumi.Input<"pool" | "dhcp">;
   /** IP pool to take the address from (ipam "pool"). Default: chosen as Harvester chooses — pools whose selector matches the network and namespace, highest priority first, the global pool last. A change moves the address to the new pool in place. */
   ipPool?: pulumi.Input<string>;
-  /** VM network of the backends ("namespace/name"); pools with a matching selector.network are preferred. Default none. A change updates in place. */
+  /** VM network of the backends ("namespace/name", or a bare name in the load balancer's namespace; for workloadType "cluster", in cloudProviderNamespace, where the Harvester side is made); pools with a matching selector.network are preferred. Default none. A change updates in place. */
   network?: pulumi.Input<string>;
   /** "vm": a Harvester load balancer in front of VMs (listeners, backendServerSelector). "cluster": a Service of type LoadBalancer in a guest cluster (guestKubeconfig, guestClusterName, ports, podSelector), for which the guest's Harvester cloud provider makes the Harvester load balancer; `name`/`namespace` are then the Service's. Default "vm". A change replaces the resource (Harvester refuses it in place). */
   workloadType?: pulumi.Input<"vm" | "cluster">;
@@ -773,7 +773,7 @@ export class HarvesterLoadBalancer extends pulumi.dynamic.Resource {
   declare readonly ipam: pulumi.Output<"pool" | "dhcp">;
   /** IP pool to take the address from (ipam "pool"). Default: chosen as Harvester chooses — pools whose selector matches the network and namespace, highest priority first, the global pool last. A change moves the address to the new pool in place. */
   declare readonly ipPool: pulumi.Output<string | undefined>;
-  /** VM network of the backends ("namespace/name"); pools with a matching selector.network are preferred. Default none. A change updates in place. */
+  /** VM network of the backends ("namespace/name", or a bare name in the load balancer's namespace; for workloadType "cluster", in cloudProviderNamespace, where the Harvester side is made); pools with a matching selector.network are preferred. Default none. A change updates in place. */
   declare readonly network: pulumi.Output<string | undefined>;
   /** "vm": a Harvester load balancer in front of VMs (listeners, backendServerSelector). "cluster": a Service of type LoadBalancer in a guest cluster (guestKubeconfig, guestClusterName, ports, podSelector), for which the guest's Harvester cloud provider makes the Harvester load balancer; `name`/`namespace` are then the Service's. Default "vm". A change replaces the resource (Harvester refuses it in place). */
   declare readonly workloadType: pulumi.Output<"vm" | "cluster">;

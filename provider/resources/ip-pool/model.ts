@@ -5,12 +5,12 @@
  * (harvester-api.md §C.2).
  */
 import { z } from 'zod';
+import { referenceInput } from '../../core/object-ref';
 import { timeoutsInput } from '../../core/timeouts';
 import { inputsFlagged } from '../../core/input-flags';
 import { connectionInputs } from '../../core/connection-inputs';
 
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
-const NAMESPACED = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?\/[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/;
 
 /** One address range of the pool. */
 export const ipRangeSchema = z.strictObject({
@@ -30,8 +30,9 @@ export const scopeSchema = z.strictObject({
 });
 
 export const selectorSchema = z.strictObject({
-  network: z.string().regex(NAMESPACED, { error: 'must be a VM network as "namespace/name", e.g. "default/vm-net"' }).optional().describe(
-    'VM network ("namespace/name") whose load balancers this pool serves. Default: none (any network).',
+  network: referenceInput('VM network', 'default/vm-net').optional().describe(
+    'VM network ("namespace/name", or a bare name in the default namespace: the pool is cluster-scoped) whose load balancers this pool serves. ' +
+      'Default: none (any network).',
   ),
   priority: z.number().int().min(0).max(4294967295).default(0).describe(
     'Among matching pools the highest priority wins; a non-zero priority must be unique among pools, and two priority-0 pools on the same network may not share a scope (the global pool aside). Default 0.',

@@ -10,6 +10,7 @@
  */
 import { formatPath } from '../../core/input-errors';
 import { formatIPv4, parseCidr, parseIPv4 } from '../../core/ipv4';
+import { qualify } from '../../core/object-ref';
 import type { CheckFailure } from '../../core/types';
 import { isUnknown } from '../../core/unknowns';
 import { validateWithModel } from '../../core/validate-model';
@@ -96,7 +97,7 @@ interface SelectorLike {
  * -1 when none does.
  */
 export function scopeClash(mine: SelectorLike, theirs: SelectorLike | undefined): number {
-  if ((mine.network ?? '') !== (theirs?.network ?? '')) return -1;
+  if (qualify(mine.network ?? '') !== qualify(theirs?.network ?? '')) return -1;
   const their = (theirs?.scope ?? []).filter(isObj).map((t) => tupleOf(t, ''));
   return (mine.scope ?? []).findIndex((t) => isObj(t) && their.some((o) => tuplesMatch(o, tupleOf(t, '*'))));
 }

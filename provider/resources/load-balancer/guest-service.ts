@@ -10,6 +10,7 @@ import { waitFor, waitForDeletion } from '../../await';
 import type { HarvesterClient } from '../../client/harvester-client';
 import type { LoadBalancer, Service } from '../../client/objects';
 import { stampOwnership } from '../../client/ownership';
+import { qualify } from '../../core/object-ref';
 import { timeoutMs } from '../../core/timeouts';
 import { compareVersions, parseVersion } from '../../core/versions';
 import { cloudProviderVersion } from '../../core/guest-cloud-provider';
@@ -56,7 +57,8 @@ export function healthCheckRefusal(version: string | undefined): string | undefi
 
 export function desiredService(inputs: LoadBalancerInputs): Service {
   const annotations: Record<string, string> = { [SERVICE_ANNOTATIONS.ipam]: inputs.ipam };
-  if (inputs.network) annotations[SERVICE_ANNOTATIONS.network] = inputs.network;
+  // The cloud provider copies it onto the Harvester load balancer it makes in cloudProviderNamespace.
+  if (inputs.network) annotations[SERVICE_ANNOTATIONS.network] = qualify(inputs.network, inputs.cloudProviderNamespace);
   if (inputs.description) annotations[SERVICE_ANNOTATIONS.description] = inputs.description;
   if (inputs.healthCheck) {
     annotations[SERVICE_ANNOTATIONS.healthCheckPort] = String(inputs.healthCheck.port);

@@ -15,7 +15,7 @@ import { waitForDeletion } from '../../await';
 import type { LoadBalancer, Service } from '../../client/objects';
 import { isOwnedBy } from '../../client/ownership';
 import { driftValue, stableStringify } from '../../core/hash';
-import { parseRef } from '../../core/object-ref';
+import { parseRef, qualify, spellLike } from '../../core/object-ref';
 import { reconciledProvider, type ReconcilerOptions } from '../../core/reconciler/reconciler';
 import type { ManagedResource, ResourceContext } from '../../core/reconciler/resource';
 import { timeoutMs } from '../../core/timeouts';
@@ -57,7 +57,7 @@ async function guestFailures(ctx: ResourceContext, inputs: Inputs): Promise<Chec
 
 async function networkFailures(ctx: ResourceContext, inputs: Inputs): Promise<CheckFailure[]> {
   if (!inputs.network) return [];
-  const ref = parseRef(inputs.network, inputs.namespace);
+  const ref = parseRef(inputs.network, inputs.workloadType === 'cluster' ? inputs.cloudProviderNamespace : inputs.namespace);
   return (await ctx.client.networks.get(ref.name, ref.namespace)) ? [] : [{ property: 'network', reason: `VM network ${inputs.network} does not exist: name an existing NetworkAttachmentDefinition` }];
 }
 
@@ -70,7 +70,7 @@ async function networkFailures(ctx: ResourceContext, inputs: Inputs): Promise<Ch
 async function poolServingFailures(ctx: ResourceContext, inputs: Record<string, unknown>, inProgram: ReadonlySet<string>): Promise<CheckFailure[]> {
   if (inputs.workloadType !== 'vm' || inputs.ipam !== 'pool' || inputs.ipPool !== undefined || inProgram.has('ipPool')) return [];
   const requirement = {
-    network: isUnknown(inputs.network) ? undefined : ((inputs.network as string | undefined) ?? ''),
+    network: isUnknown(inputs.network) || isUnknown(inputs.namespace) ? undefined : inputs.network ? qualify(inputs.network as string, inputs.namespace as string) : '',
     namespace: isUnknown(inputs.namespace) ? undefined : (inputs.namespace as string),
   };
   let pools;
@@ -136,9 +136,11 @@ export const loadBalancerResource: ManagedResource<Inputs, Outputs, ObservedLoad
   },
 
   liveInputs(live, recorded) {
-    if (live.shape === 'vm') return liveInputs(live.lb);
+    if (live.shape === 'vm') return liveInputs(live.lb, recorded);
     // The Service records its own fields; the rest (the guest's connection, names) are the recorded inputs.
-    return { ...recordedInputsOf(recorded), description: undefined, network: undefined, podSelector: undefined, healthCheck: undefined, ...serviceInputs(live.svc) } as Partial<Inputs>;
+    const service = serviceInputs(live.svc);
+    if (service.network) service.network = spellLike(service.network, recorded.network, recorded.cloudProviderNamespace);
+    return { ...recordedInputsOf(recorded), description: undefined, network: undefined, podSelector: undefined, healthCheck: undefined, ...service } as Partial<Inputs>;
   },
   drift(recorded, live, now) {
     if (live.shape === 'vm') return driftOf(recorded, live.lb);

@@ -5,11 +5,11 @@
  */
 import { z } from 'zod';
 import { connectionInputs } from '../../core/connection-inputs';
+import { referenceInput } from '../../core/object-ref';
 import { timeoutsInput } from '../../core/timeouts';
 import { inputsFlagged } from '../../core/input-flags';
 
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
-const NAMESPACED = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?\/[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/;
 const port = (what: string) => z.number().int().min(1, { error: `${what} must be 1–65535` }).max(65535, { error: `${what} must be 1–65535` });
 
 export const listenerSchema = z.strictObject({
@@ -47,8 +47,10 @@ export const loadBalancerSchema = z.strictObject({
     'IP pool to take the address from (ipam "pool"). Default: chosen as Harvester chooses — pools whose selector matches the network and ' +
       'namespace, highest priority first, the global pool last. A change moves the address to the new pool in place.',
   ),
-  network: z.string().regex(NAMESPACED, { error: 'must be a VM network as "namespace/name", e.g. "default/vm-net"' }).optional().describe(
-    'VM network of the backends ("namespace/name"); pools with a matching selector.network are preferred. Default none. A change updates in place.',
+  network: referenceInput('VM network', 'default/vm-net').optional().describe(
+    'VM network of the backends ("namespace/name", or a bare name in the load balancer\'s namespace; for workloadType "cluster", in ' +
+      'cloudProviderNamespace, where the Harvester side is made); pools with a matching selector.network are preferred. Default none. ' +
+      'A change updates in place.',
   ),
   workloadType: z.enum(['vm', 'cluster']).default('vm').meta({ replaceOnChanges: true }).describe(
     '"vm": a Harvester load balancer in front of VMs (listeners, backendServerSelector). "cluster": a Service of type LoadBalancer in a guest ' +

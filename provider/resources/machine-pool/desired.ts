@@ -19,7 +19,7 @@ import {
   type PoolIdentity,
 } from './labels';
 import type { MachinePoolInputs } from './model';
-import { qualify } from './refs';
+import { qualify } from '../../core/object-ref';
 import { assignZones } from './zones';
 
 /** What observe resolved from the cluster for building the VMs. */

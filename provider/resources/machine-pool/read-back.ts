@@ -17,7 +17,7 @@ import { DRIVER_LABELS, HARVESTER_ANNOTATIONS, USER_DATA_HASH, NETWORK_DATA_HASH
 import type { AffinityInputs, DiskInputs, NetworkInputs } from './model';
 import { get } from './normalize';
 import type { MachinePoolOutputs } from './outputs';
-import { qualify, spellLike } from './refs';
+import { qualify, spellLike } from '../../core/object-ref';
 
 type Obj = Record<string, unknown>;
 

@@ -4,7 +4,7 @@ import { UNKNOWN } from '../../../../../provider/core/unknowns';
 import { checkAgainstCluster, isoEvidence } from '../../../../../provider/resources/machine-pool/cluster-checks';
 import { plannedNameConflicts, previewNameConflicts } from '../../../../../provider/resources/machine-pool/name-conflicts';
 import { ownershipLabels } from '../../../../../provider/resources/machine-pool/labels';
-import { spellLike } from '../../../../../provider/resources/machine-pool/refs';
+import { spellLike } from '../../../../../provider/core/object-ref';
 
 // checkAgainstCluster against an in-memory client: the emulator tests cover the happy paths, these the verdicts.
 type Obj = { metadata: { name?: string; namespace?: string; labels?: Record<string, string> }; [k: string]: unknown };
