@@ -210,7 +210,10 @@ export function formatFailure(f: CheckFailure): string {
   return f.reason.startsWith(`${top} `) || f.reason.startsWith(`${top}'`) ? f.reason : `${f.property}: ${f.reason}`;
 }
 
-/** Connection settings: how to reach the cluster, not part of the resource (a change of them updates nothing, trap 9). */
+/**
+ * Connection settings: how to reach the cluster, not part of the resource (a change of them updates nothing: trap 9
+ * of docs/design/dynamic-host-contract.md).
+ */
 const CONNECTION_KEYS = new Set(Object.keys(connectionInputs));
 
 /**
@@ -228,9 +231,9 @@ export function sameUserInputs(olds: Record<string, unknown>, news: Record<strin
  * unchangedReferencesDropped: cluster-side failures (a referenced KeyPair, image or host zone that no longer
  * exists) are dropped from `check` only when the user's inputs are all unchanged since the last deployment:
  * nothing is then updated from inputs, so `up` does nothing that needs the reference, and an object deleted
- * later must not block every preview of the stack (pulumi-tech.md §1.7 trap 10); read reports it instead. As
- * soon as any input changes, every failure `up` would raise is raised here too. `olds` and `news` carry their
- * defaults (parse both), so leaving a field at its default is no change; `olds` is {} on create.
+ * later must not block every preview of the stack (trap 10 of docs/design/dynamic-host-contract.md); read reports
+ * it instead. As soon as any input changes, every failure `up` would raise is raised here too. `olds` and `news`
+ * carry their defaults (parse both), so leaving a field at its default is no change; `olds` is {} on create.
  */
 export function unchangedReferencesDropped(failures: CheckFailure[], olds: Record<string, unknown>, news: Record<string, unknown>): CheckFailure[] {
   return sameUserInputs(olds, news) ? failures.filter((f) => f.property === '') : failures;

@@ -1,6 +1,6 @@
 /**
- * hostSafe wraps a resource's handlers so the contract of Pulumi's real dynamic-provider host holds for every
- * call, whatever a handler does (pulumi-tech.md §1.7, each trap reproduced against the host):
+ * hostSafe wraps a resource's handlers so the contract of Pulumi's real dynamic-provider host holds for every call,
+ * whatever a handler does (the traps of docs/design/dynamic-host-contract.md, each reproduced against the host):
  * - results are plain JSON (trap 1); inputs' `null` means absent (trap 11);
  * - only Errors leave, each with a complete, non-empty message: the host forwards the message alone (name
  *   and code are dropped) and hangs on a thrown non-Error (trap 3); messages are capped (trap 12);
@@ -111,7 +111,8 @@ export function hostSafe(provider: ResourceProvider, options: HostSafeOptions): 
     }
   };
   return {
-    // The host calls configure once per provider text with the whole stack config (pulumi-tech.md §1.2).
+    // The host calls configure once per provider text with the whole stack config (docs/design/dynamic-host-contract.md
+    // §"Each call").
     configure: async (request) => {
       const config = request?.config;
       configureConnection({ kubeconfig: config?.get(STACK_CONFIG_KEYS.kubeconfig), context: config?.get(STACK_CONFIG_KEYS.context) });

@@ -3,7 +3,7 @@
  * one thing): every case is refused by check with a failure on the field named in the case, the reason starts
  * with that field, and the emulator's journal records no write at all. A `null` in a case removes the input.
  * A case on a secret input (`"secret": true`) expects the failure on property "" with the field first in the reason:
- * the Pulumi CLI may print the value of a failing property (pulumi-tech.md §1.7 trap 8).
+ * the Pulumi CLI may print the value of a failing property (trap 8 of docs/design/dynamic-host-contract.md).
  */
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';

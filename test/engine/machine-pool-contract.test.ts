@@ -2,8 +2,8 @@
  * HarvesterMachinePool through Pulumi's real dynamic-provider host, as the engine drives it (issue 24):
  * - the preview of an existing pool refuses what `up` refuses: `check` with the recorded inputs as olds names a
  *   refusal before up meets it, on the same property and in the same words; only a stack whose inputs are all
- *   unchanged may pass over a reference that vanished since (pulumi-tech.md §1.7 trap 10), since up then has
- *   nothing to do that needs it;
+ *   unchanged may pass over a reference that vanished since (trap 10 of docs/design/dynamic-host-contract.md),
+ *   since up then has nothing to do that needs it;
  * - a refresh returns inputs deep-equal to the checked inputs, secret ones included (the engine keeps them secret:
  *   they come back under the names the SDK marks secret), so the next preview shows no `+ userData`; an out-of-band
  *   edit of a cloud-init Secret is drift without its content, healed by up;

@@ -1,9 +1,10 @@
 /**
- * The GuestClusterCredentials inputs and outputs: the one source of truth (types, check, schema.json, docs).
- * The credentials a guest cluster's Harvester cloud provider and CSI driver use to call Harvester, made the way
- * Harvester's own generator makes them (harvester/harvester pkg/api/kubeconfig/generate_handler.go; research note
- * guest-cluster-credentials.md): a ServiceAccount in the VMs' namespace, its token Secret, a RoleBinding to
- * `harvesterhci.io:cloudprovider` in that namespace and a ClusterRoleBinding to `harvesterhci.io:csi-driver`.
+ * The GuestClusterCredentials inputs and outputs: the one source of truth (types, check, schema.json, docs). The
+ * credentials a guest cluster's Harvester cloud provider and CSI driver use to call Harvester, made the way
+ * Harvester's own generator makes them (harvester/harvester pkg/api/kubeconfig/generate_handler.go;
+ * docs/design/guest-cloud-provider.md §"Its credentials"): a ServiceAccount in the VMs' namespace, its token
+ * Secret, a RoleBinding to `harvesterhci.io:cloudprovider` in that namespace and a ClusterRoleBinding to
+ * `harvesterhci.io:csi-driver`.
  */
 import { z } from 'zod';
 import { connectionInputs } from '../../core/connection-inputs';

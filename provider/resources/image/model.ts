@@ -1,9 +1,9 @@
 /**
- * The HarvesterImage inputs and outputs: the one source of truth (types, check, schema.json, README).
- * A Harvester VM image (`harvesterhci.io/v1beta1` VirtualMachineImage, sourceType download) that Harvester
- * downloads from a URL into a Longhorn backing image; a machine pool's disk takes its id (`namespace/name`).
- * Which inputs Harvester lets change in place follows its image webhook (harvester-supporting-kinds.md §1.3
- * V29–V35): displayName, url and the storage class never change, so a change of them replaces the image.
+ * The HarvesterImage inputs and outputs: the one source of truth (types, check, schema.json, README). A Harvester
+ * VM image (`harvesterhci.io/v1beta1` VirtualMachineImage, sourceType download) that Harvester downloads from a URL
+ * into a Longhorn backing image; a machine pool's disk takes its id (`namespace/name`). Which inputs Harvester lets
+ * change in place follows its image webhook (docs/design/harvester-images.md §"Admission rules", V29–V35):
+ * displayName, url and the storage class never change, so a change of them replaces the image.
  */
 import { z } from 'zod';
 import { connectionInputs } from '../../core/connection-inputs';

@@ -2,7 +2,7 @@
  * The HarvesterIPPool inputs and outputs: the one source of truth (types, check, schema.json, docs/resources).
  * An IPPool (`loadbalancer.harvesterhci.io/v1beta1`, cluster-scoped) hands out the addresses of Harvester load
  * balancers with `ipam: pool`; its `status.allocated` is the IPAM record and is never written by us
- * (harvester-api.md §C.2).
+ * (docs/design/harvester-load-balancer.md §"The objects").
  */
 import { z } from 'zod';
 import { referenceInput } from '../../core/object-ref';

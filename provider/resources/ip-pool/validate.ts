@@ -1,12 +1,12 @@
 /**
  * check's pure rules for an IPPool, mirroring the IPPool webhook (load-balancer-harvester
- * pkg/webhook/ippool/validator.go, pkg/ipam/allocator.go and selector.go; harvester-api.md §C.3) so a bad pool is
- * refused at preview with its field, not at apply by the webhook: valid CIDRs, addresses inside their subnet and
- * neither its network nor its broadcast address (ranges.ts: none at all in a /31 or /32), start not after end,
- * the gateway inside the subnet and outside the range, a range handing out at least one address, no two ranges
- * of the pool overlapping (one shared address is an overlap), scope tuples not overlapping each other.
- * The rules that need the other pools (overlap, one global pool, unique priority, priority-0 scopes) run in
- * handlers.ts with scopeClash and isGlobalScope below.
+ * pkg/webhook/ippool/validator.go, pkg/ipam/allocator.go and selector.go; docs/design/harvester-load-balancer.md
+ * §"The IPPool webhook") so a bad pool is refused at preview with its field, not at apply by the webhook: valid
+ * CIDRs, addresses inside their subnet and neither its network nor its broadcast address (ranges.ts: none at all in
+ * a /31 or /32), start not after end, the gateway inside the subnet and outside the range, a range handing out at
+ * least one address, no two ranges of the pool overlapping (one shared address is an overlap), scope tuples not
+ * overlapping each other. The rules that need the other pools (overlap, one global pool, unique priority,
+ * priority-0 scopes) run in handlers.ts with scopeClash and isGlobalScope below.
  */
 import { formatPath } from '../../core/input-errors';
 import { formatIPv4, parseCidr, parseIPv4 } from '../../core/ipv4';

@@ -1,9 +1,10 @@
 /**
  * workloadType "cluster": a Service of type LoadBalancer in a guest cluster, which the guest's Harvester cloud
- * provider turns into a Harvester LoadBalancer (harvester-api.md §B.1–§B.3). We own the Service; the Harvester
- * side is the cloud provider's, and we only read it back (its name: `loadBalancerName` below, as the cloud
- * provider computes it). Health-check annotations are read only by cloud providers below v0.2.0; with v0.2.0+
- * they are refused at check with that reason (use readiness probes).
+ * provider turns into a Harvester LoadBalancer (docs/design/guest-cloud-provider.md §"Service annotations",
+ * §"The load balancer it makes"). We own the Service; the Harvester side is the cloud provider's, and we only read
+ * it back (its name: `loadBalancerName` below, as the cloud provider computes it). Health-check annotations are
+ * read only by cloud providers below v0.2.0; with v0.2.0+ they are refused at check with that reason (use readiness
+ * probes).
  */
 import { crc32 } from 'node:zlib';
 import { waitFor, waitForDeletion } from '../../await';

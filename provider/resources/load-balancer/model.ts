@@ -1,7 +1,7 @@
 /**
  * The HarvesterLoadBalancer inputs and outputs: the one source of truth (types, check, schema.json, docs/resources).
  * A Harvester load balancer (`loadbalancer.harvesterhci.io/v1beta1`, workloadType vm) gives VMs selected by
- * labels an address from an IP pool or from DHCP (harvester-api.md §C.1, §C.3, §C.4).
+ * labels an address from an IP pool or from DHCP (docs/design/harvester-load-balancer.md).
  */
 import { z } from 'zod';
 import { connectionInputs } from '../../core/connection-inputs';

@@ -1,8 +1,8 @@
 /**
  * check's pure rules for a load balancer, mirroring the LoadBalancer webhook (load-balancer-harvester
- * pkg/webhook/loadbalancer/validator.go; harvester-api.md §C.3) so a bad one is refused at preview, on its field:
- * unique listener names, protocol:port and protocol:backendPort; a health-check port that is a TCP listener's
- * backendPort; an ipPool only with ipam "pool".
+ * pkg/webhook/loadbalancer/validator.go; docs/design/harvester-load-balancer.md §"The LoadBalancer webhook") so a
+ * bad one is refused at preview, on its field: unique listener names, protocol:port and protocol:backendPort; a
+ * health-check port that is a TCP listener's backendPort; an ipPool only with ipam "pool".
  */
 import { formatPath } from '../../core/input-errors';
 import type { CheckFailure } from '../../core/types';

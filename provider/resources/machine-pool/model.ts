@@ -1,8 +1,8 @@
 /**
  * The HarvesterMachinePool inputs: the one source of truth. TypeScript types are inferred from it, `check`
- * validates with it, and a later issue generates schema.json and docs from the `.describe()` texts (each
- * states the default and whether a change replaces the pool) and `.meta()` flags (`secret`,
- * `replaceOnChanges`). Defaults follow docker-machine-driver-harvester (harvester-api.md §A.1).
+ * validates with it, and a later issue generates schema.json and docs from the `.describe()` texts (each states the
+ * default and whether a change replaces the pool) and `.meta()` flags (`secret`, `replaceOnChanges`). Defaults
+ * follow docker-machine-driver-harvester (docs/design/harvester-vms.md §"Node driver defaults").
  */
 import { z } from 'zod';
 import { connectionInputs } from '../../core/connection-inputs';

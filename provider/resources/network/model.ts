@@ -1,8 +1,9 @@
 /**
- * The HarvesterNetwork inputs and outputs: the one source of truth (types, check, schema.json, README).
- * A Harvester VM network is a `k8s.cni.cncf.io/v1` NetworkAttachmentDefinition whose CNI config bridges VM NICs
- * onto a cluster network's bridge `<clusterNetwork>-br`, tagged with a VLAN or untagged, shaped as the Harvester
- * UI writes it (research harvester-supporting-kinds.md §3.1; harvester-network-controller pkg/utils/nad.go).
+ * The HarvesterNetwork inputs and outputs: the one source of truth (types, check, schema.json, README). A Harvester
+ * VM network is a `k8s.cni.cncf.io/v1` NetworkAttachmentDefinition whose CNI config bridges VM NICs onto a cluster
+ * network's bridge `<clusterNetwork>-br`, tagged with a VLAN or untagged, shaped as the Harvester UI writes it
+ * (docs/design/harvester-networks.md §"The NetworkAttachmentDefinition"; harvester-network-controller
+ * pkg/utils/nad.go).
  */
 import { z } from 'zod';
 import { connectionInputs } from '../../core/connection-inputs';

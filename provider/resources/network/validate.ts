@@ -1,8 +1,8 @@
 /**
- * check's pure rules for a VM network, mirroring what Harvester's network webhook refuses (research
- * harvester-supporting-kinds.md §3.2 N7, N12-N14, N19) plus what the apiserver refuses on labels, each on its
- * input with the fix. The zod model holds the VLAN range (N7) and the cluster network's name length (N13: the
- * bridge name `<clusterNetwork>-br` is at most 15). Rules needing the cluster run in handlers.ts.
+ * check's pure rules for a VM network, mirroring what Harvester's network webhook refuses
+ * (docs/design/harvester-networks.md §"NAD rules": N7, N12-N14, N19) plus what the apiserver refuses on labels,
+ * each on its input with the fix. The zod model holds the VLAN range (N7) and the cluster network's name length
+ * (N13: the bridge name `<clusterNetwork>-br` is at most 15). Rules needing the cluster run in handlers.ts.
  */
 import { formatPath } from '../../core/input-errors';
 import { parseCidr, parseIPv4 } from '../../core/ipv4';

@@ -115,7 +115,8 @@ export const topologyLabelsResource: ManagedResource<Inputs, Outputs, ObservedTo
       const ours = new Set([raw.name, recorded.name].filter((n) => typeof n === 'string'));
       for (const name of Object.keys(raw.hosts)) {
         const host = hosts.get(name);
-        // A host removed from the cluster later is reported by read/update, not by check of unchanged inputs (trap 10).
+        // A host removed from the cluster later is reported by read/update, not by check of unchanged inputs (trap 10 of
+        // docs/design/dynamic-host-contract.md).
         if (!host) {
           if (!(isObj(recorded.hosts) && name in recorded.hosts)) failures.push(hostMissing(name, [...hosts.keys()].sort()));
         } else {
