@@ -6,6 +6,7 @@
 import type { Construct } from 'constructs';
 import { Manifest } from '@cdktf/provider-kubernetes/lib/manifest';
 import type { TerraformProvider } from 'cdktf';
+import { formatFailure } from '../provider/core/input-errors';
 import type { CheckFailure } from '../provider/core/types';
 import { formatFailure } from '../provider/core/input-errors';
 

@@ -58,8 +58,8 @@ describe('machine pool: checks, failures, destroy', function () {
   it('a malformed reference is reported once, by its format, not again as missing from the cluster', async () => {
     const r = await h.provider.check({}, h.args(h.name('malformed'), { sshKeys: ['Bad Key'], networks: [{ network: 'Bad Net' }] }));
     assert.deepEqual(r.failures, [
-      { property: 'networks[0].network', reason: 'networks[0].network: must name a NetworkAttachmentDefinition as "name" or "namespace/name" (lower-case DNS names)' },
-      { property: 'sshKeys[0]', reason: 'sshKeys[0]: must name a KeyPair as "name" or "namespace/name" (lower-case DNS names)' },
+      { property: 'networks[0].network', reason: 'must name a NetworkAttachmentDefinition as "name" or "namespace/name" (lower-case DNS names)' },
+      { property: 'sshKeys[0]', reason: 'must name a KeyPair as "name" or "namespace/name" (lower-case DNS names)' },
     ]);
   });
 
