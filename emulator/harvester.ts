@@ -37,8 +37,8 @@ import { createQuotaHaltController } from './controllers/quota-halt';
 import { createResourceQuotaController, resourceQuotaAdmission } from './controllers/resource-quota';
 import { handOverAfterMigration } from './controllers/vmi-launch';
 
-export { seedHarvester } from './seed';
-export type { SeedOptions, SeedNode, SeedImage, SeedNetwork, SeedKeyPair } from './seed';
+export { seedHarvester, seedHosts } from './seed';
+export type { SeedOptions, SeedNode, SeedImage, SeedNetwork, SeedKeyPair, HostSizing } from './seed';
 export { DEFAULT_DELAYS, DEFAULT_DHCP_RANGE } from './controllers/options';
 export type { HarvesterDelays, HarvesterOptions, DhcpRange } from './controllers/options';
 export type { ControllerError } from './controllers/runtime';

@@ -20,6 +20,7 @@ import { ANN_NETWORK_ROUTE, LABEL_CLUSTER_NETWORK, LABEL_IMAGE_DISPLAY_NAME, LAB
 import { LONGHORN_DEFAULT_PARAMETERS, longhornStorageClass, RESERVED_STORAGE_CLASS } from './controllers/image-stages';
 import { clone, timestamp, writeChanges } from './util/objects';
 import { hostNode, hostSystemPod, SeedNode } from './seed-hosts';
+import { settingProblem } from './webhooks/setting';
 import { OVERCOMMIT_SETTING, OVERHEAD_RATIO_DEFAULT, OVERHEAD_RATIO_SETTING, overcommitDefault } from './controllers/overcommit';
 import { ANN_GUEST_AGENT_PREINSTALLED } from './controllers/guest-agent';
 import { seedClusterRoleBindings, seedClusterRoles } from './rbac/seed-roles';
@@ -90,11 +91,31 @@ const ZONES = ['us-east-1a', 'us-east-1b', 'us-east-1c'];
 /** The public key of the seeded `default/ops-key` (a fixed, syntactically valid ed25519 key). */
 export const OPS_KEY_PUBLIC = ed25519PublicKeyLine(createHash('sha256').update('harvester-iac/ops-key').digest(), 'ops@harvester-iac');
 
+/** Sizes of the seeded hosts (EmulatorOptions.hosts, the CLI's --hosts/--host-* flags). */
+export interface HostSizing {
+  /** How many hosts (harvester-node-0…, zones us-east-1a/1b/1c in turn). @default 3 */
+  count?: number;
+  /** Cores per host. @default "64" */
+  cpu?: string;
+  /** Memory per host. @default "1056561152Ki" */
+  memory?: string;
+  /** Max pods per host. @default 200 */
+  pods?: number;
+  /** Requests of each host's system pods, null for none. @default { cpu: "1360m", memory: "2240Mi" } */
+  systemRequests?: { cpu?: string; memory?: string } | null;
+}
+
+/** The default hosts, sized as asked. */
+export function seedHosts(sizing: HostSizing = {}): SeedNode[] {
+  const { count = 3, ...size } = sizing;
+  return [...Array(count).keys()].map((i) => ({ name: `harvester-node-${i}`, region: 'us-east', zone: ZONES[i % ZONES.length], address: `10.0.${Math.floor(i / 90)}.${10 + (i % 90)}`, ...size }));
+}
+
 /** The default seed content. */
 export function defaultSeed(): Required<SeedOptions> {
   return {
     namespaces: ['default', 'kube-system', 'harvester-public'],
-    nodes: [0, 1, 2].map((i) => ({ name: `harvester-node-${i}`, region: 'us-east', zone: ZONES[i], address: `10.0.0.1${i}` })),
+    nodes: seedHosts(),
     images: [
       {
         namespace: 'default',
@@ -200,6 +221,10 @@ export function seedHarvester(store: Store, seed: SeedOptions = {}): void {
     'default-vm-termination-grace-period-seconds': '120',
   };
   const given: Record<string, string> = { 'server-version': s.serverVersion, ...s.settings };
+  for (const [name, value] of Object.entries(given)) {
+    const problem = settingProblem(name, value);
+    if (problem) throw new Error(`seed setting ${name} is refused by Harvester's setting validator: ${problem}`);
+  }
   for (const name of new Set([...Object.keys(defaults), ...Object.keys(given)])) {
     const setting: KubeObject = { apiVersion: 'harvesterhci.io/v1beta1', kind: 'Setting', metadata: { name }, default: defaults[name] ?? given[name] };
     if (given[name] !== undefined) setting.value = given[name];

@@ -47,6 +47,15 @@ export function podCreateRefusal(ctx: Pick<LaunchContext, 'store' | 'kinds'>, vm
   }
 }
 
+/**
+ * Creates a pod and gives it the status the apiserver's pod strategy does on create (phase Pending, its QoS
+ * class): the store keeps no status sent with a create of a kind with a status subresource.
+ */
+function createPod(ctx: Pick<LaunchContext, 'store' | 'kinds'>, pod: KubeObject): KubeObject {
+  const created = ctx.store.create(ctx.kinds.pod, pod, { fieldManager: MANAGER });
+  return writeChanges(ctx.store, ctx.kinds.pod, created, { ...clone(created), status: { ...(pod.status as object) } }, { fieldManager: MANAGER });
+}
+
 /** The VMI's FailedCreate condition, if it has one. */
 export function failedCreate(vmi: KubeObject): Condition | undefined {
   const c = findCondition(vmi, 'Synchronized');
@@ -61,7 +70,7 @@ export function launch(ctx: LaunchContext, vmi: KubeObject): { pod?: KubeObject;
   const now = timestamp(ctx.clock.now());
   const conditions = field<Condition[]>(vmi, 'status', 'conditions');
   try {
-    const pod = ctx.store.create(ctx.kinds.pod, launcherPodFor(ctx, vmi), { fieldManager: MANAGER });
+    const pod = createPod(ctx, launcherPodFor(ctx, vmi));
     statusOf(vmi).conditions = dropCondition(conditions, 'Synchronized');
     ctx.events.record({ regarding: vmi, type: 'Normal', reason: 'SuccessfulCreate', message: `Created virtual machine pod ${pod.metadata.name}`, component: COMPONENT });
     return { pod, vmi };
@@ -91,5 +100,5 @@ export function handOverAfterMigration(ctx: LaunchContext, vmi: KubeObject): voi
   writeChanges(ctx.store, ctx.kinds.pod, pod, finished, { fieldManager: 'kubelet' });
   const target = launcherPodFor(ctx, vmi);
   (target.spec as Record<string, unknown>).nodeName = host;
-  ctx.store.create(ctx.kinds.pod, target, { fieldManager: MANAGER });
+  createPod(ctx, target);
 }

@@ -41,6 +41,19 @@ function checkRatio(field: 'default' | 'value', text: unknown): void {
   if (ratio > 10) throw denyInvalid(HARVESTER_VALIDATOR, `value ${text} can't be greater than 10`, field);
 }
 
+/** Why a setting's value would be refused (the denial's message, prefixed by the field), or undefined. */
+export function settingProblem(name: string, value: string): string | undefined {
+  try {
+    validate({ apiVersion: 'harvesterhci.io/v1beta1', kind: 'Setting', metadata: { name }, value });
+    return undefined;
+  } catch (err) {
+    const status = (err as { status?: { message?: string; details?: { causes?: { field?: string }[] } } }).status;
+    const field = status?.details?.causes?.[0]?.field;
+    const message = String(status?.message ?? err).replace(/^admission webhook "[^"]+" denied the request: /, '');
+    return field ? `${field}: ${message}` : message;
+  }
+}
+
 function validate(setting: KubeObject | undefined): void {
   if (!setting) return;
   const check = setting.metadata.name === OVERCOMMIT_SETTING ? checkOvercommit : setting.metadata.name === OVERHEAD_RATIO_SETTING ? checkRatio : undefined;
