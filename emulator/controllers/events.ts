@@ -24,6 +24,8 @@ export interface EventInput {
 /** Records events through the store (so watchers and `kubectl get events -w` see them). */
 export class EventRecorder {
   private sequence = 0;
+  /** The event recorded last for each object, reason, message and component (the correlator's cache). */
+  private readonly recorded = new Map<string, string>();
 
   constructor(
     private readonly store: Store,
@@ -42,11 +44,18 @@ export class EventRecorder {
     return `${o.metadata.name}.${nanos.toString(16)}`;
   }
 
+  private key(input: EventInput): string {
+    return JSON.stringify([input.regarding.metadata.uid, input.reason, input.message, input.component]);
+  }
+
   private existing(input: EventInput): KubeObject | undefined {
-    const ns = input.regarding.metadata.namespace ?? 'default';
-    return this.store
-      .list(this.kind, { namespace: ns, fieldSelector: `involvedObject.uid=${input.regarding.metadata.uid},reason=${input.reason}` })
-      .items.find((e) => e.message === input.message && (e.reportingComponent === input.component || (e.source as { component?: string } | undefined)?.component === input.component));
+    const name = this.recorded.get(this.key(input));
+    return name === undefined ? undefined : this.store.get(this.kind, input.regarding.metadata.namespace ?? 'default', name);
+  }
+
+  private remember(input: EventInput, event: KubeObject): void {
+    if (this.recorded.size > 20_000) this.recorded.clear();
+    this.recorded.set(this.key(input), String(event.metadata.name));
   }
 
   private micro(): string {
@@ -64,7 +73,7 @@ export class EventRecorder {
       this.store.update(this.kind, next, { fieldManager: input.component });
       return;
     }
-    this.store.create(
+    const created = this.store.create(
       this.kind,
       {
         apiVersion: 'v1',
@@ -84,6 +93,7 @@ export class EventRecorder {
       },
       { fieldManager: input.component },
     );
+    this.remember(input, created);
   }
 
   /** An events.k8s.io-style event (series on repeats), as kube-scheduler writes them. */
@@ -96,7 +106,7 @@ export class EventRecorder {
       this.store.update(this.kind, next, { fieldManager: input.component });
       return;
     }
-    this.store.create(
+    const created = this.store.create(
       this.kind,
       {
         apiVersion: 'v1',
@@ -116,5 +126,6 @@ export class EventRecorder {
       },
       { fieldManager: input.component },
     );
+    this.remember(input, created);
   }
 }

@@ -76,10 +76,16 @@ export function claimNamesOf(spec: Record<string, unknown>): string[] {
 
 function qosClass(containers: Record<string, unknown>[]): string {
   const all = containers.map((c) => field<Record<string, Record<string, string>>>(c, 'resources') ?? {});
+  if (all.every((r) => Object.keys(r.requests ?? {}).length === 0 && Object.keys(r.limits ?? {}).length === 0)) return 'BestEffort';
   const guaranteed = all.every((r) =>
     ['cpu', 'memory'].every((k) => r.limits?.[k] !== undefined && amountOf(k, r.limits[k]) === amountOf(k, r.requests?.[k] ?? r.limits[k])),
   );
   return guaranteed ? 'Guaranteed' : 'Burstable';
+}
+
+/** A pod's QoS class, as the apiserver computes it on create (Guaranteed, Burstable, BestEffort). */
+export function qosClassOf(pod: KubeObject): string {
+  return qosClass(field<Record<string, unknown>[]>(pod, 'spec', 'containers') ?? []);
 }
 
 /** The launcher pod for a VMI (without a name: the apiserver generates it). */
@@ -143,9 +149,17 @@ function containerSum(pod: KubeObject, which: 'requests' | 'limits'): Amounts {
   return addAmounts(sum, amountsOf(field(pod, 'spec', 'overhead')));
 }
 
+// Stored objects are frozen and replaced on every write, so a pod's requests can be kept per object: the
+// scheduler sums every pod of the cluster on each attempt.
+const requestsCache = new WeakMap<KubeObject, Amounts>();
+
 /** A pod's effective requests as the scheduler counts them (containers summed, init containers maxed, overhead), plus `pods: 1`. */
 export function podRequests(pod: KubeObject): Amounts {
-  return { ...containerSum(pod, 'requests'), pods: 1 };
+  const cached = requestsCache.get(pod);
+  if (cached) return { ...cached };
+  const requests = { ...containerSum(pod, 'requests'), pods: 1 };
+  if (Object.isFrozen(pod)) requestsCache.set(pod, requests);
+  return { ...requests };
 }
 
 /** A pod's limits summed the same way. */

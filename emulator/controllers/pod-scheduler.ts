@@ -18,7 +18,7 @@ import { fnv1a } from '../util/hashing';
 import { clone, field, isDeleting, setCondition, statusOf, timestamp, writeChanges, Condition } from '../util/objects';
 import { EventRecorder } from './events';
 import { HarvesterKinds } from './kinds';
-import { podRequests } from './launcher-pod';
+import { podRequests, qosClassOf } from './launcher-pod';
 import { nodeUsage, podsPerNode } from './node-usage';
 import { ResolvedHarvesterOptions } from './options';
 import { Controller, ErrorSink, objectKey, splitKey } from './runtime';
@@ -67,6 +67,9 @@ export function createPodScheduler(ctx: PodSchedulerContext): Controller {
     const now = timestamp(clock.now());
     const desired = clone(pod);
     const status = statusOf(desired);
+    // What the apiserver's pod strategy sets on create (the store keeps no status sent with a create).
+    status.phase ??= 'Pending';
+    status.qosClass ??= qosClassOf(pod);
     const conditions = status.conditions as Condition[] | undefined;
     if (placement.node) {
       const host = String(placement.node.metadata.name);

@@ -48,11 +48,13 @@ export function podCreateRefusal(ctx: Pick<LaunchContext, 'store' | 'kinds'>, vm
 }
 
 /**
- * Creates a pod and gives it the status the apiserver's pod strategy does on create (phase Pending, its QoS
- * class): the store keeps no status sent with a create of a kind with a status subresource.
+ * Creates a pod. The store keeps no status sent with a create of a kind with a status subresource; the phase
+ * (Pending) and QoS class the apiserver's pod strategy sets on create arrive with the scheduler's first status
+ * write (pod-scheduler.ts), one write fewer per VM. A pod created bound (after a migration) gets them here.
  */
 function createPod(ctx: Pick<LaunchContext, 'store' | 'kinds'>, pod: KubeObject): KubeObject {
   const created = ctx.store.create(ctx.kinds.pod, pod, { fieldManager: MANAGER });
+  if (!field(created, 'spec', 'nodeName')) return created;
   return writeChanges(ctx.store, ctx.kinds.pod, created, { ...clone(created), status: { ...(pod.status as object) } }, { fieldManager: MANAGER });
 }
 
