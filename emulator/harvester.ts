@@ -90,6 +90,11 @@ export function installHarvester(store: Store, clock: Clock, options: HarvesterO
       .items.filter((vmi) => field(vmi, 'status', 'phase') === phase)
       .map(objectKey);
   const vmiKeysInScheduling = (namespace?: string): string[] => vmiKeysInPhase('Scheduling', namespace);
+  const migrationKeysInScheduling = (): string[] =>
+    store
+      .listShared(kinds.vmim)
+      .items.filter((m) => field(m, 'status', 'phase') === 'Scheduling')
+      .map(objectKey);
   const vmiRunner = new StageRunner({ name: 'kubevirt-vmi-lifecycle', store, clock, kind: kinds.vmi, stages: vmiStages(ctx), manager: 'virt-handler', errors: errorLog })
     // Unschedulable VMIs get another chance when hosts or volumes change.
     .alsoWatch(store, kinds.node, () => vmiKeysInScheduling())
@@ -109,13 +114,9 @@ export function installHarvester(store: Store, clock: Clock, options: HarvesterO
     .alsoWatch(store, kinds.resourceQuota, (q) => vmiKeysInPhase('Pending', q.metadata.namespace));
   const migrationRunner = new StageRunner({ name: 'kubevirt-migration-controller', store, clock, kind: kinds.vmim, stages: migrationStages(ctx), manager: 'virt-controller', errors: errorLog })
     .alsoWatch(store, kinds.vmi, (vmi) => migrationsOfVmi(ctx, vmi).map(objectKey))
-    // A host appearing or changing may give a waiting migration its target.
-    .alsoWatch(store, kinds.node, () =>
-      store
-        .list(kinds.vmim)
-        .items.filter((m) => field(m, 'status', 'phase') === 'Scheduling')
-        .map(objectKey),
-    );
+    // A host appearing or changing, or a pod going away, may give a waiting migration its target.
+    .alsoWatch(store, kinds.node, () => migrationKeysInScheduling())
+    .alsoWatch(store, kinds.pod, (pod, type) => (type === 'DELETED' || field(pod, 'status', 'phase') === 'Succeeded' ? migrationKeysInScheduling() : []));
 
   const runners: StageRunner[] = [
     vmiRunner,

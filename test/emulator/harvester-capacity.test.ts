@@ -194,6 +194,34 @@ describe('simulated Harvester: capacity', () => {
     });
   });
 
+  describe('live migration and capacity', () => {
+    it('the target must fit the pod\'s requests, holds them while the migration runs, and takes the pod over after it', async () => {
+      // Two hosts of 16Gi (14Gi free): a 12Gi VM requests about 8.6Gi, so a host takes one.
+      await start({ nodes: seedHosts({ count: 2, cpu: '8', memory: '16Gi', systemRequests: { cpu: '500m', memory: '2Gi' } }) });
+      const migration = (name: string, vmiName: string) => ({ apiVersion: 'kubevirt.io/v1', kind: 'VirtualMachineInstanceMigration', metadata: { name, namespace: 'default' }, spec: { vmiName } });
+      sim.store.create(sim.kinds.vm, sizedVm('a', 2, '12Gi'));
+      sim.store.create(sim.kinds.vm, sizedVm('b', 2, '12Gi'));
+      await sim.run(100);
+      assert.notEqual(get('vmi', 'a').status.nodeName, get('vmi', 'b').status.nodeName);
+      sim.store.create(sim.kinds.vmim, migration('a-1', 'a'));
+      await sim.run(100);
+      assert.equal((sim.store.get(sim.kinds.vmim, 'default', 'a-1')!.status as any).phase, 'Scheduling', 'no host has room for a second such VM');
+      sim.store.delete(sim.kinds.vm, 'default', 'b');
+      await sim.run(50);
+      const target = get('vmi', 'a').status.migrationState?.targetNode;
+      assert.ok(target && target !== get('vmi', 'a').status.nodeName, 'the freed host becomes the target');
+      // While it runs, the target holds the VMI's requests: a VM that would fit there stays unschedulable.
+      sim.store.create(sim.kinds.vm, sizedVm('c', 2, '12Gi'));
+      await sim.run(5);
+      assert.match(get('vmi', 'c').status.conditions.find((x: any) => x.type === 'PodScheduled').message, /^0\/2 nodes are available: 2 Insufficient memory\./);
+      sim.store.delete(sim.kinds.vm, 'default', 'c');
+      await sim.run(1500);
+      const pods = sim.store.list(sim.kinds.pod, { namespace: 'default', labelSelector: 'vm.kubevirt.io/name=a' }).items as any[];
+      assert.deepEqual(pods.map((p) => [p.spec.nodeName, p.status.phase]).sort(), [[get('vmi', 'a').status.nodeName, 'Running'], [pods.find((p) => p.status.phase === 'Succeeded').spec.nodeName, 'Succeeded']].sort());
+      assert.equal(get('vmi', 'a').status.nodeName, target);
+    });
+  });
+
   describe('settings validation (Harvester setting webhook)', () => {
     beforeEach(() => start());
     const denial = (body: Record<string, unknown>, name = 'overcommit-config') => expectStatusError(() => sim.store.patch(sim.kinds.setting, undefined, name, 'merge', body));
