@@ -8,7 +8,6 @@ import { Manifest } from '@cdktf/provider-kubernetes/lib/manifest';
 import type { TerraformProvider } from 'cdktf';
 import { formatFailure } from '../provider/core/input-errors';
 import type { CheckFailure } from '../provider/core/types';
-import { formatFailure } from '../provider/core/input-errors';
 
 /** Field manager of every object the constructs write (the Pulumi provider uses the client's own). */
 export const FIELD_MANAGER = 'harvester-iac-cdktf';
