@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { ManualClock } from '../../emulator/clock';
 import { waitFor } from '../../provider/await';
-import { parseDuration } from '../../provider/core/duration';
+import { parseDuration } from '../../provider/await/duration';
 import { ResourceInitError } from '../../provider/core/errors';
 import { UNKNOWN } from '../../provider/core/unknowns';
 import { createMachinePoolProvider } from '../../provider/resources/machine-pool/handlers';

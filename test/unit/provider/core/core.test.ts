@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { z } from 'zod';
-import { formatDuration, parseDuration } from '../../../../provider/core/duration';
+import { formatDuration, parseDuration } from '../../../../provider/await/duration';
 import { closest, formatFailure, formatPath, inputErrorMap, issuesToFailures, unchangedReferencesDropped } from '../../../../provider/core/input-errors';
 import { diffPaths, pruneLive } from '../../../../provider/core/prune';
 import { formatBytes, parseQuantity, sameQuantity } from '../../../../provider/core/quantity';
