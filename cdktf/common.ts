@@ -6,8 +6,8 @@
 import type { Construct } from 'constructs';
 import { Manifest } from '@cdktf/provider-kubernetes/lib/manifest';
 import type { TerraformProvider } from 'cdktf';
-import type { CheckFailure } from '../provider/core/types';
 import { formatFailure } from '../provider/core/input-errors';
+import type { CheckFailure } from '../provider/core/types';
 
 /** Field manager of every object the constructs write (the Pulumi provider uses the client's own). */
 export const FIELD_MANAGER = 'harvester-iac-cdktf';

@@ -11,7 +11,7 @@
  */
 import { StatusError, unsupportedMediaType } from './errors';
 
-type FieldType = 'string' | 'bytes' | 'int' | 'bool' | 'mapString' | 'mapBytes' | 'intOrString' | Schema;
+type FieldType = 'string' | 'bytes' | 'int' | 'bool' | 'mapString' | 'mapBytes' | 'mapQuantity' | 'intOrString' | Schema;
 interface Field {
   name: string;
   type: FieldType;
@@ -117,6 +117,11 @@ const KINDS: Record<string, Schema> = {
     1: { name: 'metadata', type: OBJECT_META },
     2: { name: 'spec', type: SERVICE_SPEC },
   },
+  // `kubectl create quota`: spec.hard is a map of resource.Quantity ({1: string}).
+  'v1/ResourceQuota': {
+    1: { name: 'metadata', type: OBJECT_META },
+    2: { name: 'spec', type: { 1: { name: 'hard', type: 'mapQuantity' }, 2: { name: 'scopes', type: 'string', repeated: true } } },
+  },
 };
 
 const MAGIC = Buffer.from([0x6b, 0x38, 0x73, 0x00]);
@@ -158,10 +163,10 @@ class Reader {
   }
 }
 
-function decodeMapEntry(buf: Buffer, bytesValue: boolean): [string, string] {
+function decodeMapEntry(buf: Buffer, value: 'mapString' | 'mapBytes' | 'mapQuantity'): [string, string] {
   const r = new Reader(buf);
   let key = '';
-  let value = '';
+  let text = '';
   while (!r.done) {
     const tag = r.varint();
     const field = Math.floor(tag / 8);
@@ -171,9 +176,9 @@ function decodeMapEntry(buf: Buffer, bytesValue: boolean): [string, string] {
     }
     const b = r.bytes();
     if (field === 1) key = b.toString('utf8');
-    else if (field === 2) value = bytesValue ? b.toString('base64') : b.toString('utf8');
+    else if (field === 2) text = value === 'mapBytes' ? b.toString('base64') : value === 'mapQuantity' ? String(decodeMessage(b, { 1: { name: 'string', type: 'string' } }).string ?? '') : b.toString('utf8');
   }
-  return [key, value];
+  return [key, text];
 }
 
 function decodeIntOrString(buf: Buffer): number | string | undefined {
@@ -210,8 +215,8 @@ function decodeMessage(buf: Buffer, schema: Schema): Record<string, unknown> {
       const b = r.bytes();
       if (field.type === 'string') value = b.toString('utf8');
       else if (field.type === 'bytes') value = b.toString('base64');
-      else if (field.type === 'mapString' || field.type === 'mapBytes') {
-        const [k, v] = decodeMapEntry(b, field.type === 'mapBytes');
+      else if (field.type === 'mapString' || field.type === 'mapBytes' || field.type === 'mapQuantity') {
+        const [k, v] = decodeMapEntry(b, field.type);
         const map = (out[field.name] as Record<string, string> | undefined) ?? {};
         map[k] = v;
         out[field.name] = map;

@@ -215,6 +215,11 @@ export const metadataFieldLabels: Record<string, FieldGetter> = {
   'metadata.namespace': (o) => o.metadata.namespace ?? '',
 };
 
+/** The field labels of a kind: metadata.name/namespace plus the kind's own (KindInfo.fieldLabels). */
+export function fieldLabelsOf(kind: { fieldLabels?: Record<string, FieldGetter> }): Record<string, FieldGetter> {
+  return kind.fieldLabels ? { ...metadataFieldLabels, ...kind.fieldLabels } : metadataFieldLabels;
+}
+
 /** A parsed field selector; all requirements must hold (AND). */
 export class FieldSelector {
   /** The parsed requirements with their getters. */

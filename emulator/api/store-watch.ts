@@ -15,7 +15,7 @@
  */
 import { expired } from './errors';
 import { EventLog, LoggedEvent } from './event-log';
-import { FieldSelector, LabelSelector, parseFieldSelector, parseLabelSelector } from './selectors';
+import { FieldSelector, LabelSelector, parseFieldSelector, parseLabelSelector, fieldLabelsOf } from './selectors';
 import { parseResourceVersion } from './store-checks';
 import { KindTable } from './store-index';
 import { shared } from './served-json';
@@ -223,7 +223,7 @@ export function openWatch(
     kindKey,
     namespace: kind.namespaced ? options.namespace || undefined : undefined,
     labels: parseLabelSelector(options.labelSelector),
-    fields: parseFieldSelector(options.fieldSelector),
+    fields: parseFieldSelector(options.fieldSelector, fieldLabelsOf(kind)),
     allowBookmarks: options.allowWatchBookmarks === true,
     onEvent,
     stopped: false,

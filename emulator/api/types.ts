@@ -92,6 +92,11 @@ export interface KindInfo {
   printerColumns?: PrinterColumn[];
   /** Strategic-merge list keys by dotted path, e.g. {'spec.ports': 'port'} (built-ins only). */
   smpMergeKeys?: Record<string, string>;
+  /**
+   * Field labels a field selector may use besides metadata.name/metadata.namespace, with how each reads its
+   * value (the kind's `GetAttrs`/field-label conversion upstream: pods' `spec.nodeName`, events' `involvedObject.*`).
+   */
+  fieldLabels?: Record<string, (object: KubeObject) => string>;
 }
 
 /** `apiVersion` of a kind: `v1` or `group/version`. */

@@ -20,7 +20,7 @@ export interface ImageRuleCase {
   /** The new image's HarvesterImage inputs (name "img"); what the model would refuse is written as is. */
   args: Record<string, unknown>;
   /**
-   * Refused: the check failure's property and what its message says (after "<property>: "), and the apiserver's
+   * Refused: the check failure's property and its reason (which never repeats the property), and the apiserver's
    * status code and message (exact).
    */
   refused?: { property: string; check: RegExp; code: number; message: string };

@@ -22,7 +22,7 @@ export interface NetworkRuleCase {
   /** The HarvesterNetwork inputs (name "n", namespace "default"). */
   args: Obj;
   /**
-   * Refused: the check failure's property and what its message says (after "<property>: "); the webhook's hook and
+   * Refused: the check failure's property and its reason (which never repeats the property); the webhook's hook and
    * reason (undefined: Harvester admits it).
    */
   refused?: { property: string; check: RegExp; webhook?: { hook: 'mutator' | 'validator'; reason: string | RegExp } };

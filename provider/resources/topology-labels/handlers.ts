@@ -17,7 +17,7 @@ import type { ManagedResource, ResourceContext } from '../../core/reconciler/res
 import type { CheckFailure } from '../../core/types';
 import { containsUnknown, isUnknown } from '../../core/unknowns';
 import { onCluster } from '../../core/unreachable';
-import { parseDuration } from '../../core/duration';
+import { parseDuration } from '../../await/duration';
 import { applyHost, type HostStep } from './apply';
 import { diffInputs } from './diff';
 import { claimedByOther, guestRefused, hostMissing } from './errors';

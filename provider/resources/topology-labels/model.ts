@@ -11,7 +11,7 @@
 import { z } from 'zod';
 import { connectionInputs } from '../../core/connection-inputs';
 import { LABEL_VALUE_PATTERN } from '../../client/ownership';
-import { DURATION_PATTERN } from '../../core/duration';
+import { DURATION_PATTERN } from '../../await/duration';
 import { inputsFlagged } from '../../core/input-flags';
 
 /** The host label keys this resource manages, by input name. */
