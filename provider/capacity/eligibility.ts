@@ -1,6 +1,6 @@
 /**
  * Which hosts a pool's VMs may run on, as kube-scheduler's filters decide for their launcher pods
- * (docs/design/capacity.md §eligible hosts): Ready, not cordoned, no NoSchedule/NoExecute taint the pod does
+ * (docs/design/capacity.md §hosts): Ready, not cordoned, no NoSchedule/NoExecute taint the pod does
  * not tolerate, KubeVirt's node selector (`kubevirt.io/schedulable=true`, the architecture, `cpumanager=true`
  * with dedicated CPUs), Harvester's `network.harvesterhci.io/<cluster network>=true` for each VM network, the
  * pool's node selector and required node affinity (terms ORed, expressions ANDed).
