@@ -117,6 +117,17 @@ export function invalid(kind: KindInfo, name: string, causes: { reason: CauseRea
   return new StatusError(422, 'Invalid', `${kindName} "${name}" is invalid: ${joined}`, details);
 }
 
+/** 422 for several invalid request options at once (`[a, b]` in the message, as an aggregated field.ErrorList). */
+export function optionsInvalidCauses(optionsKind: string, causes: { reason: string; field: string; message: string }[]): StatusError {
+  const parts = causes.map((c) => `${c.field}: ${c.message}`);
+  const joined = parts.length === 1 ? parts[0] : `[${parts.join(', ')}]`;
+  return new StatusError(422, 'Invalid', `${optionsKind}.meta.k8s.io "" is invalid: ${joined}`, {
+    group: 'meta.k8s.io',
+    kind: optionsKind,
+    causes: causes.map((c) => ({ reason: c.reason, message: c.message, field: c.field })),
+  });
+}
+
 /** 400 with a free-form message, as an admission webhook denial reads on a real cluster. */
 export function admissionDenied(hookName: string, message: string): StatusError {
   return new StatusError(400, 'BadRequest', `admission webhook "${hookName}" denied the request: ${message}`);

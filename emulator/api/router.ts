@@ -128,8 +128,5 @@ export function resourceVerb(method: string, route: ResourceRoute, watch: boolea
   }
 }
 
-/** `?watch=1|true` (the apiserver accepts both). */
-export function isWatchQuery(query: URLSearchParams): boolean {
-  const value = query.get('watch');
-  return value === '1' || value === 'true';
-}
+/** `?watch` read as kube-apiserver reads booleans (request-options.ts). */
+export { isWatchQuery } from './request-options';

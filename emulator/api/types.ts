@@ -161,6 +161,12 @@ export interface WatchOptions {
   /** Unset or '0': synthetic ADDED for current objects first. 'N': every event after N (410 ERROR if too old). */
   resourceVersion?: string;
   allowWatchBookmarks?: boolean;
+  /**
+   * Streaming list (WatchList, on by default in Kubernetes 1.32): true → ADDED for the current objects, then
+   * (with bookmarks allowed) a BOOKMARK annotated `k8s.io/initial-events-end: "true"`; false → no initial
+   * events, even for an unset resourceVersion. Unset: the legacy rule above.
+   */
+  sendInitialEvents?: boolean;
 }
 
 export interface WatchHandle {
