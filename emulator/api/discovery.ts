@@ -7,12 +7,33 @@
  *   (APIResourceList, subresources listed right after their parent: client-node takes the first entry whose
  *   kind matches).
  */
+import { isNamespaceKind } from './store-meta';
 import type { KindInfo, KindRegistry } from './types';
 import { apiVersionOf } from './types';
 
 /** The verbs every served resource supports. */
 export const RESOURCE_VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
 const STATUS_VERBS = ['get', 'patch', 'update'];
+/** `namespaces/finalize` serves PUT only (kubernetes pkg/registry/core/namespace/storage FinalizeREST). */
+const FINALIZE_VERBS = ['update'];
+
+/** The subresources a kind serves, with their verbs, in the order the apiserver lists them. */
+export function subresourcesOf(kind: KindInfo): { name: string; verbs: string[] }[] {
+  const out: { name: string; verbs: string[] }[] = [];
+  if (isNamespaceKind(kind)) out.push({ name: 'finalize', verbs: FINALIZE_VERBS });
+  if (kind.statusSubresource) out.push({ name: 'status', verbs: STATUS_VERBS });
+  return out;
+}
+
+/** Whether `kind` serves `/{subresource}`. */
+export function servesSubresource(kind: KindInfo, subresource: string): boolean {
+  return subresourcesOf(kind).some((s) => s.name === subresource);
+}
+
+/** The verbs of a subresource name (`status` or `finalize`), or undefined for one the emulator never serves. */
+export function subresourceVerbs(subresource: string): string[] | undefined {
+  return subresource === 'status' ? STATUS_VERBS : subresource === 'finalize' ? FINALIZE_VERBS : undefined;
+}
 
 /** Which discovery document a client asked for. */
 export type DiscoveryFormat = 'v2' | 'v2beta1' | 'legacy';
@@ -114,7 +135,8 @@ function aggregatedResource(kind: KindInfo): Record<string, unknown> {
   };
   if (kind.shortNames.length > 0) entry.shortNames = kind.shortNames;
   if (kind.categories && kind.categories.length > 0) entry.categories = kind.categories;
-  if (kind.statusSubresource) entry.subresources = [{ subresource: 'status', responseKind, verbs: STATUS_VERBS }];
+  const subresources = subresourcesOf(kind);
+  if (subresources.length > 0) entry.subresources = subresources.map((sub) => ({ subresource: sub.name, responseKind, verbs: sub.verbs }));
   return entry;
 }
 
@@ -177,8 +199,8 @@ export function legacyResourceList(registry: KindRegistry, group: string, versio
     if (kind.shortNames.length > 0) entry.shortNames = kind.shortNames;
     if (kind.categories && kind.categories.length > 0) entry.categories = kind.categories;
     resources.push(entry);
-    if (kind.statusSubresource) {
-      resources.push({ name: `${kind.plural}/status`, singularName: '', namespaced: kind.namespaced, kind: kind.kind, verbs: STATUS_VERBS });
+    for (const sub of subresourcesOf(kind)) {
+      resources.push({ name: `${kind.plural}/${sub.name}`, singularName: '', namespaced: kind.namespaced, kind: kind.kind, verbs: sub.verbs });
     }
   }
   return { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: apiVersionOf({ group, version }), resources };

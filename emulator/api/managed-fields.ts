@@ -2,9 +2,9 @@
  * Field ownership for server-side apply: sets of field paths and their `fieldsV1` form
  * (`{"f:spec":{"f:ipam":{}}}`), as exposed in `metadata.managedFields`.
  *
- * The emulator tracks Apply managers only (research §4.9): recording Update entries would make kubectl run
- * its client-side-to-server-side migration patch. A path ends at a scalar, a list (lists are atomic), or an
- * empty map; maps recurse, so labels and annotations are owned key by key.
+ * A path ends at a scalar, a list (lists are atomic), or an empty map; maps recurse, so labels and
+ * annotations are owned key by key. A map a write added as a whole is a member too (`"."` in fieldsV1), as
+ * structured-merge-diff's comparison records it. How managers gain and lose paths: field-manager.ts.
  */
 import { JsonObject, isPlainObject } from './store-json';
 import { ManagedFieldsEntry } from './types';
@@ -86,6 +86,39 @@ export class FieldSet {
     return this.paths.size;
   }
 
+  /** A copy. */
+  copy(): FieldSet {
+    return new FieldSet(this.paths.values());
+  }
+
+  /** Members of this set or `other` (a new set). */
+  union(other: FieldSet): FieldSet {
+    const out = this.copy();
+    for (const p of other.paths.values()) out.add(p);
+    return out;
+  }
+
+  /** Members of this set not in `other` (a new set). */
+  difference(other: FieldSet): FieldSet {
+    return new FieldSet([...this.paths.entries()].filter(([k]) => !other.paths.has(k)).map(([, p]) => p));
+  }
+
+  /** Members of both (a new set). */
+  intersection(other: FieldSet): FieldSet {
+    return new FieldSet([...this.paths.entries()].filter(([k]) => other.paths.has(k)).map(([, p]) => p));
+  }
+
+  /** Whether some member is `path` or lies under it. */
+  hasAtOrBelow(path: FieldPath): boolean {
+    for (const p of this.paths.values()) if (isPrefix(path, p)) return true;
+    return false;
+  }
+
+  /** Members sorted element by element (structured-merge-diff's Set iteration order). */
+  sorted(): FieldPath[] {
+    return this.toArray().sort(comparePaths);
+  }
+
   /** The leaf paths of a (decoded) object, leaving out `exclude` and everything under them. */
   static fromObject(obj: JsonObject, exclude: readonly FieldPath[] = UNOWNED_FIELDS): FieldSet {
     const set = new FieldSet();
@@ -134,6 +167,12 @@ export class FieldSet {
     }
     return root;
   }
+}
+
+/** Order paths element by element, a prefix first. */
+export function comparePaths(a: FieldPath, b: FieldPath): number {
+  for (let i = 0; i < Math.min(a.length, b.length); i++) if (a[i] !== b[i]) return a[i] < b[i] ? -1 : 1;
+  return a.length - b.length;
 }
 
 /** Identity of a managed-fields entry: manager, operation and subresource. */

@@ -80,11 +80,22 @@ function parseDryRun(values: string[], optionsKind: string): boolean {
   return true;
 }
 
-/** The field manager an apiserver derives from the User-Agent: the part before the first `/`. */
-export function managerFromUserAgent(userAgent: string | undefined): string | undefined {
-  if (!userAgent) return undefined;
-  const prefix = userAgent.split('/')[0].trim();
-  return prefix === '' ? undefined : prefix.slice(0, 128);
+const PRINTABLE = /[\p{L}\p{M}\p{N}\p{P}\p{S} ]/u;
+const FIELD_MANAGER_MAX_BYTES = 128;
+
+/**
+ * The field manager kube-apiserver derives from the User-Agent when a write names none
+ * (handlers/rest.go `prefixFromUserAgent`): the part before the first `/`, without unprintable characters,
+ * cut at 128 bytes. A request without a User-Agent gets the empty manager, as upstream.
+ */
+export function managerFromUserAgent(userAgent: string | undefined): string {
+  let out = '';
+  for (const ch of (userAgent ?? '').split('/')[0]) {
+    if (!PRINTABLE.test(ch)) continue;
+    if (Buffer.byteLength(out + ch) > FIELD_MANAGER_MAX_BYTES) break;
+    out += ch;
+  }
+  return out;
 }
 
 /** WriteOptions from the query string of a POST, PUT or PATCH. */

@@ -138,7 +138,7 @@ export async function handleResource(r: ResourceRequest, deps: ResourceHandlerDe
   const { store } = deps;
   const { route, kind, query } = r;
   const ns = route.namespace;
-  const subresource = route.subresource === 'status' ? ('status' as const) : undefined;
+  const subresource = route.subresource === 'status' || route.subresource === 'finalize' ? route.subresource : undefined;
   const table = negotiateTable(r.req.headers.accept);
   const userAgent = r.req.headers['user-agent'];
 

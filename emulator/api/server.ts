@@ -23,6 +23,8 @@ import { qualifiedResource } from './types';
 import { TokenAuthenticator, TokenTable, authenticate } from './auth';
 import { accessReviewKind, answerAccessReview, attributesOf, authorizeRequest, impersonate, RbacContext } from '../rbac/request';
 import {
+  servesSubresource,
+  subresourceVerbs,
   aggregatedContentType,
   aggregatedDiscovery,
   legacyCoreVersions,
@@ -241,7 +243,7 @@ export class ApiServer {
     if (!kind) return undefined;
     if (!kind.namespaced && route.namespace !== undefined) return undefined;
     if (kind.namespaced && route.namespace === undefined && route.name !== undefined) return undefined;
-    if (route.subresource !== undefined && !(route.subresource === 'status' && kind.statusSubresource)) return undefined;
+    if (route.subresource !== undefined && !servesSubresource(kind, route.subresource)) return undefined;
     return kind;
   }
 
@@ -251,7 +253,7 @@ export class ApiServer {
     if (verb === undefined) return undefined;
     // The all-namespaces path of a namespaced kind serves only list and watch.
     if (kind?.namespaced && route.namespace === undefined && verb !== 'list' && verb !== 'watch') return undefined;
-    if (route.subresource !== undefined && !['get', 'update', 'patch'].includes(verb)) return undefined;
+    if (route.subresource !== undefined && !(subresourceVerbs(route.subresource) ?? []).includes(verb)) return undefined;
     return verb;
   }
 

@@ -18,8 +18,10 @@
 import { randomUUID } from 'node:crypto';
 import { Clock } from '../clock';
 import { decodeApplyBody, fieldManagerRequired, forceNotAllowed, serverSideApply } from './apply';
-import { alreadyExists, badRequest, conflict, deleteSuccess, namespaceNotFound, notFound, pathNotFound } from './errors';
+import { alreadyExists, badRequest, conflict, deleteSuccess, methodNotAllowed, namespaceNotFound, notFound, pathNotFound } from './errors';
 import { EventLog, LoggedEvent } from './event-log';
+import { managedFieldsAfterUpdate } from './field-manager';
+import { IMMORTAL_NAMESPACES, KUBERNETES_FINALIZER, defaultNamespace, immortalNamespace, namespaceFinalizers } from './namespace-strategy';
 import { GarbageCollector } from './garbage-collector';
 import { applyNonApplyPatch, checkPatchTypeAllowed } from './patch';
 import { AdmissionChain, validateForStorage } from './store-admission';
@@ -71,6 +73,10 @@ export interface ObjectStoreOptions {
   /** Receives errors thrown by watch callbacks and failed garbage-collector writes (default: a process warning). */
   onCallbackError?: (err: unknown) => void;
 }
+
+/** Who the namespace controller writes as (kube-controller-manager's client). */
+const NAMESPACE_CONTROLLER_MANAGER = 'kube-controller-manager';
+const NAMESPACE_CONTROLLER_USER = 'system:serviceaccount:kube-system:namespace-controller';
 
 /** Where the counter starts: "0" stays free to mean "any version" in list/watch requests. */
 const START_RV = 1;
@@ -172,13 +178,21 @@ export class ObjectStore implements Store {
   private createCore(kind: KindInfo, obj: KubeObject, options: WriteOptions, managedFields?: ManagedFieldsEntry[]): KubeObject {
     const dryRun = options.dryRun === true;
     checkNamespaceScope(kind, obj);
+    // Defaulting happens as the request is decoded, before the field manager sees it.
+    if (isNamespaceKind(kind)) defaultNamespace(obj);
     const meta = obj.metadata;
     const clientRv = meta.resourceVersion;
     delete meta.deletionTimestamp;
     delete meta.deletionGracePeriodSeconds;
-    if (managedFields && managedFields.length > 0) meta.managedFields = clone(managedFields);
-    else delete meta.managedFields;
     if (kind.statusSubresource) delete obj.status;
+    // The field manager records the writer before admission and the strategy change the object (apply
+    // computed its own entries already). Internal writes without a manager are not tracked.
+    const requested = meta.managedFields;
+    const tracked =
+      managedFields ??
+      (options.fieldManager !== undefined ? managedFieldsAfterUpdate({ kind, scope: undefined, next: obj, requested, manager: options.fieldManager, now: rfc3339(this.clock.now()) }) : undefined);
+    if (tracked && tracked.length > 0) meta.managedFields = clone(tracked);
+    else delete meta.managedFields;
     if (kind.hasGeneration) meta.generation = 1;
     else delete meta.generation;
     meta.uid = randomUUID();
@@ -195,7 +209,6 @@ export class ObjectStore implements Store {
     }
 
     if (kind.namespaced) this.checkNamespaceAccepts(kind, meta.name ?? '', meta.namespace!);
-    if (isNamespaceKind(kind)) obj.status = { phase: 'Active' };
 
     const req = { operation: 'CREATE' as const, kind, object: obj, dryRun, user: options.user };
     this.admission.mutate(req, this);
@@ -228,6 +241,8 @@ export class ObjectStore implements Store {
   private updateCore(kind: KindInfo, body: KubeObject, options: WriteOptions, how: 'put' | 'patch', managedFields?: ManagedFieldsEntry[]): KubeObject {
     const sub = options.subresource;
     if (sub === 'status' && !kind.statusSubresource) throw pathNotFound();
+    if (sub === 'finalize' && !isNamespaceKind(kind)) throw pathNotFound();
+    if (isNamespaceKind(kind)) defaultNamespace(body);
     checkNamespaceScope(kind, body);
     const name = body.metadata.name;
     if (!name) throw badRequest(`the ${kind.kind} to update has no metadata.name; set it to the name of the object`);
@@ -243,7 +258,13 @@ export class ObjectStore implements Store {
     const uid = body.metadata.uid;
     if (uid && uid !== existing.metadata.uid) throw preconditionFailed(kind, name, 'UID', uid, existing.metadata.uid);
 
+    const requested = body.metadata.managedFields;
     const next = prepareUpdate(kind, existing, body, sub, managedFields);
+    if (managedFields === undefined && options.fieldManager !== undefined) {
+      const tracked = managedFieldsAfterUpdate({ kind, scope: sub, live: existing, next, requested, manager: options.fieldManager, now: rfc3339(this.clock.now()) });
+      if (tracked.length > 0) next.metadata.managedFields = tracked;
+      else delete next.metadata.managedFields;
+    }
     const req = { operation: 'UPDATE' as const, kind, object: next, oldObject: present(kind, existing), subresource: sub, dryRun: options.dryRun === true, user: options.user };
     this.admission.mutate(req, this);
     const final = validateForStorage(kind, next, validateObjectMeta(kind, next, existing), this.options.validate, options, {
@@ -268,9 +289,9 @@ export class ObjectStore implements Store {
     return present(kind, this.persist(kind, 'MODIFIED', next, existing));
   }
 
-  /** A namespace goes only once empty; everything else once its finalizers are gone. */
+  /** A namespace goes only once empty and finalized (spec.finalizers); everything else once its finalizers are gone. */
   private canRemove(kind: KindInfo, obj: KubeObject): boolean {
-    return !isNamespaceKind(kind) || this.index.inNamespace(obj.metadata.name!).length === 0;
+    return !isNamespaceKind(kind) || (this.index.inNamespace(obj.metadata.name!).length === 0 && namespaceFinalizers(obj).length === 0);
   }
 
   // ---------------------------------------------------------------- patch
@@ -287,6 +308,8 @@ export class ObjectStore implements Store {
     if (options.force && type !== 'apply') throw forceNotAllowed();
     if (type === 'apply' && !options.fieldManager) throw fieldManagerRequired();
     if (options.subresource === 'status' && !kind.statusSubresource) throw pathNotFound();
+    // The Namespace's finalize subresource serves PUT only.
+    if (options.subresource === 'finalize') throw methodNotAllowed();
     const ns = kind.namespaced ? namespace : undefined;
     const existing = this.index.get(kindKeyOf(kind), objectKey(ns, name));
 
@@ -298,7 +321,7 @@ export class ObjectStore implements Store {
       const obj = checkBodyType(kind, applied);
       assertTargetMatches(kind, ns, name, obj);
       const now = rfc3339(this.clock.now());
-      const input = { kind, applied: obj, manager: options.fieldManager!, force: options.force === true, subresource: options.subresource, now };
+      const input = { kind, applied: obj, manager: options.fieldManager!, force: options.force === true, subresource: options.subresource === 'status' ? ('status' as const) : undefined, now };
       if (!existing) {
         if (options.subresource === 'status') throw notFound(kind, name);
         const merged = serverSideApply(input);
@@ -332,6 +355,8 @@ export class ObjectStore implements Store {
     if (pre.resourceVersion !== undefined && pre.resourceVersion !== existing.metadata.resourceVersion) {
       throw preconditionFailed(kind, name, 'ResourceVersion', pre.resourceVersion, existing.metadata.resourceVersion);
     }
+    // NamespaceLifecycle admission.
+    if (isNamespaceKind(kind) && IMMORTAL_NAMESPACES.has(name)) throw immortalNamespace(name);
     this.admission.validate({ operation: 'DELETE', kind, oldObject: present(kind, existing), dryRun, user: options.user }, this);
 
     const fins = finalizersForDelete(existing, options.propagationPolicy);
@@ -357,13 +382,26 @@ export class ObjectStore implements Store {
     return { object: present(kind, this.persist(kind, 'MODIFIED', next, existing)) };
   }
 
-  /** Remove a Terminating namespace once it is empty and has no finalizers (called by the GC). */
+  /**
+   * The namespace controller's last steps for an emptied Terminating namespace (called by the GC): drop its
+   * own `kubernetes` finalizer through the `finalize` subresource, then, once spec.finalizers and
+   * metadata.finalizers are both empty, remove it.
+   */
   private finalizeNamespace(name: string): void {
     const nsKind = [...this.index.kinds.values()].find((k) => isNamespaceKind(k));
     if (!nsKind) return;
     const ns = this.index.get(kindKeyOf(nsKind), objectKey(undefined, name));
-    if (!ns || !ns.metadata.deletionTimestamp || ns.metadata.finalizers) return;
+    if (!ns || !ns.metadata.deletionTimestamp) return;
     if (this.index.inNamespace(name).length > 0) return;
+    const finalizers = namespaceFinalizers(ns);
+    if (finalizers.includes(KUBERNETES_FINALIZER)) {
+      const finalized = copyJson(ns);
+      (finalized.spec as Record<string, unknown>).finalizers = finalizers.filter((f) => f !== KUBERNETES_FINALIZER);
+      // The update removes the namespace itself when nothing else holds it (commitUpdate).
+      this.update(nsKind, finalized, { subresource: 'finalize', fieldManager: NAMESPACE_CONTROLLER_MANAGER, user: NAMESPACE_CONTROLLER_USER });
+      return;
+    }
+    if (finalizers.length > 0 || ns.metadata.finalizers) return;
     this.removeNow(nsKind, ns);
   }
 

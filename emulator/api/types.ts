@@ -123,8 +123,8 @@ export interface WriteOptions {
   fieldValidation?: 'Strict' | 'Warn' | 'Ignore';
   /** force=true for apply. */
   force?: boolean;
-  /** Writes to the status subresource change only .status. */
-  subresource?: 'status';
+  /** Writes to the status subresource change only .status; `finalize` is the Namespace's spec.finalizers. */
+  subresource?: 'status' | 'finalize';
   /** The authenticated user (for admission rules and messages). */
   user?: string;
   /** Warnings collected for the response `Warning` header. */
@@ -185,7 +185,7 @@ export interface AdmissionRequest {
   object?: KubeObject;
   /** The stored object before the write (UPDATE/DELETE). */
   oldObject?: KubeObject;
-  subresource?: 'status';
+  subresource?: 'status' | 'finalize';
   dryRun: boolean;
   user?: string;
   store: StoreReader;

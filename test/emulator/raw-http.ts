@@ -16,7 +16,7 @@ export interface RawResponse {
 }
 
 function options(t: TestEmulator, method: string, path: string, headers: Record<string, string>): https.RequestOptions {
-  const opts: https.RequestOptions = { method, headers: { Authorization: `Bearer ${t.emulator.token}`, Accept: 'application/json', ...headers } };
+  const opts: https.RequestOptions = { method, headers: { Authorization: `Bearer ${t.emulator.token}`, Accept: 'application/json', 'User-Agent': 'raw-http/1.0 (test)', ...headers } };
   t.kubeConfig().applyToHTTPSOptions(opts as never);
   const url = new URL(path, t.emulator.url);
   return { ...opts, hostname: url.hostname, port: url.port, path: `${url.pathname}${url.search}` };

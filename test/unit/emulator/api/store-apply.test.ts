@@ -139,7 +139,8 @@ describe('ObjectStore server-side apply', () => {
     const st = store.patch(vmKind, 'default', 'v1', 'apply', vmManifest({ status: { ready: true }, spec: { running: false } }), { fieldManager: 'ctl', subresource: 'status' }).object;
     assert.deepEqual(st.status, { ready: true });
     assert.deepEqual(st.spec, { running: true });
-    assert.deepEqual(managers(st), ['user:Apply', 'ctl:Apply/status']);
+    // Served as the apiserver sorts them (sortEncodedManagedFields): operation, time, then manager name.
+    assert.deepEqual(managers(st), ['ctl:Apply/status', 'user:Apply']);
     expectStatus(() => store.patch(vmKind, 'default', 'nope', 'apply', vmManifest({ metadata: { name: 'nope' } }), { fieldManager: 'ctl', subresource: 'status' }), 404);
   });
 
