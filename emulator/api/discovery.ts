@@ -8,6 +8,7 @@
  *   kind matches).
  */
 import { isNamespaceKind } from './store-meta';
+import { KUBEVIRT_SUBRESOURCE_GROUP, kubevirtAggregatedGroup, kubevirtApiGroup, kubevirtResourceList } from './kubevirt-subresources';
 import type { KindInfo, KindRegistry } from './types';
 import { apiVersionOf } from './types';
 
@@ -142,7 +143,7 @@ function aggregatedResource(kind: KindInfo): Record<string, unknown> {
 
 /** The APIGroupDiscoveryList for `/api` (core only) or `/apis` (every named group). */
 export function aggregatedDiscovery(registry: KindRegistry, core: boolean, format: 'v2' | 'v2beta1'): Record<string, unknown> {
-  const items = groupsOf(registry)
+  const items: Record<string, unknown>[] = groupsOf(registry)
     .filter((g) => (g.group === '') === core)
     .map((g) => ({
       metadata: { name: g.group, creationTimestamp: null },
@@ -152,7 +153,18 @@ export function aggregatedDiscovery(registry: KindRegistry, core: boolean, forma
         freshness: 'Current',
       })),
     }));
+  if (!core && servesKubevirt(registry)) {
+    items.push(kubevirtAggregatedGroup());
+    items.sort((a, b) => groupName(a).localeCompare(groupName(b)));
+  }
   return { kind: 'APIGroupDiscoveryList', apiVersion: `apidiscovery.k8s.io/${format}`, metadata: {}, items };
+}
+
+const groupName = (item: Record<string, unknown>): string => String((item.metadata as { name: string }).name);
+
+/** KubeVirt's aggregated subresource API is there when KubeVirt's VirtualMachine kind is. */
+function servesKubevirt(registry: KindRegistry): boolean {
+  return registry.byKind('kubevirt.io/v1', 'VirtualMachine') !== undefined;
 }
 
 /** Legacy `GET /api`. */
@@ -171,20 +183,26 @@ function apiGroup(g: GroupVersions): Record<string, unknown> {
 
 /** Legacy `GET /apis`. */
 export function legacyGroupList(registry: KindRegistry): Record<string, unknown> {
-  const groups = groupsOf(registry)
+  const groups: Record<string, unknown>[] = groupsOf(registry)
     .filter((g) => g.group !== '')
     .map(apiGroup);
+  if (servesKubevirt(registry)) {
+    groups.push(kubevirtApiGroup());
+    groups.sort((a, b) => String(a.name).localeCompare(String(b.name)));
+  }
   return { kind: 'APIGroupList', apiVersion: 'v1', groups };
 }
 
 /** Legacy `GET /apis/{group}`, or undefined when the group is not served. */
 export function legacyGroup(registry: KindRegistry, group: string): Record<string, unknown> | undefined {
+  if (group === KUBEVIRT_SUBRESOURCE_GROUP && servesKubevirt(registry)) return { kind: 'APIGroup', apiVersion: 'v1', ...kubevirtApiGroup() };
   const g = groupsOf(registry).find((x) => x.group === group && group !== '');
   return g ? { kind: 'APIGroup', apiVersion: 'v1', ...apiGroup(g) } : undefined;
 }
 
 /** Legacy `GET /api/v1` or `/apis/{g}/{v}`, or undefined when that group-version is not served. */
 export function legacyResourceList(registry: KindRegistry, group: string, version: string): Record<string, unknown> | undefined {
+  if (group === KUBEVIRT_SUBRESOURCE_GROUP) return servesKubevirt(registry) ? kubevirtResourceList(version) : undefined;
   const kinds = kindsOf(registry, group, version);
   if (kinds.length === 0) return undefined;
   const resources: Record<string, unknown>[] = [];

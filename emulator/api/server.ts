@@ -36,6 +36,7 @@ import {
 import { send, sendJson, sendStatusError } from './http-io';
 import { OpenApiPublisher } from './openapi';
 import { handleResource } from './resource-handler';
+import { KUBEVIRT_SUBRESOURCE_GROUP, handleKubevirtSubresource, kubevirtVerb } from './kubevirt-subresources';
 import { ResourceRoute, Route, isWatchQuery, parseRoute, resourceVerb } from './router';
 import type { TlsMaterial } from './tls';
 import { DEFAULT_VERSION_INFO, VersionInfo, healthBody } from './version';
@@ -160,9 +161,13 @@ export class ApiServer {
       let kind: KindInfo | undefined;
       // undefined for a method the resource path does not support (405 after authentication).
       let resourceVerbName: string | undefined;
+      const kubevirtSubresource = route.type === 'resource' && route.group === KUBEVIRT_SUBRESOURCE_GROUP;
       if (route.type === 'resource') {
-        kind = this.resolveKind(route);
-        resourceVerbName = this.resourceVerbOf(method, route, kind, watch);
+        if (kubevirtSubresource) resourceVerbName = kubevirtVerb(method);
+        else {
+          kind = this.resolveKind(route);
+          resourceVerbName = this.resourceVerbOf(method, route, kind, watch);
+        }
         Object.assign(entry, { resource: route.plural, namespace: route.namespace, name: route.name, subresource: route.subresource });
       }
       const verb = resourceVerbName ?? method.toLowerCase();
@@ -192,6 +197,10 @@ export class ApiServer {
           await answerAccessReview(req, res, review, auth, rbac);
           return;
         }
+      }
+      if (route.type === 'resource' && kubevirtSubresource) {
+        await handleKubevirtSubresource(req, res, method, route, this.kubevirtDeps());
+        return;
       }
       if (route.type === 'resource') {
         if (kind === undefined) throw pathNotFound();
@@ -236,6 +245,16 @@ export class ApiServer {
       if (entry.status === undefined) entry.status = res.headersSent ? res.statusCode : 0;
       entry.durationMs = Date.now() - started;
     });
+  }
+
+  /** The kinds KubeVirt's subresource handlers write (404 for everything when the registry lacks them). */
+  private kubevirtDeps(): Parameters<typeof handleKubevirtSubresource>[4] {
+    const registry = this.options.store.registry;
+    const vm = registry.byKind('kubevirt.io/v1', 'VirtualMachine');
+    const vmi = registry.byKind('kubevirt.io/v1', 'VirtualMachineInstance');
+    const migration = registry.byKind('kubevirt.io/v1', 'VirtualMachineInstanceMigration');
+    if (!vm || !vmi || !migration) throw pathNotFound();
+    return { store: this.options.store, vm, vmi, migration };
   }
 
   private resolveKind(route: ResourceRoute): KindInfo | undefined {
