@@ -5,8 +5,8 @@
  * - One global resourceVersion counter; every stored write bumps it and is logged (event-log.ts) for watch
  *   resume and consistent list paging.
  * - Writes: create / update (PUT) / patch (json, merge, strategic, apply) / delete share one pipeline:
- *   shape checks → server-owned fields → mutating admission → metadata + schema validation → validating
- *   admission → no-op check → generation → store + event. `dryRun` runs it all and stores nothing.
+ *   shape checks → server-owned fields → field manager (field-manager.ts, apply.ts) → mutating admission →
+ *   strategy, metadata + schema validation → validating admission → no-op check → generation → store + event. `dryRun` runs it all and stores nothing.
  * - Watch events are delivered asynchronously in write order (see store-watch.ts for the guarantee);
  *   `settle()` waits until delivery and garbage collection have caught up.
  * - Objects passed in are never retained; objects returned are copies (getShared/listShared: the frozen
@@ -18,10 +18,12 @@
 import { randomUUID } from 'node:crypto';
 import { Clock } from '../clock';
 import { decodeApplyBody, fieldManagerRequired, forceNotAllowed, serverSideApply } from './apply';
-import { alreadyExists, badRequest, conflict, deleteSuccess, methodNotAllowed, namespaceNotFound, notFound, pathNotFound } from './errors';
+import { alreadyExists, badRequest, conflict, deleteSuccess, methodNotAllowed, notFound, pathNotFound } from './errors';
 import { EventLog, LoggedEvent } from './event-log';
+import { GENERATE_NAME_ATTEMPTS, ObjectStoreOptions, START_RV, defaultOnError } from './store-options';
 import { managedFieldsAfterUpdate } from './field-manager';
-import { IMMORTAL_NAMESPACES, KUBERNETES_FINALIZER, defaultNamespace, immortalNamespace, namespaceFinalizers } from './namespace-strategy';
+import { NamespaceHost, checkNamespaceAccepts, finalizeNamespace } from './namespace-lifecycle';
+import { IMMORTAL_NAMESPACES, defaultNamespace, immortalNamespace, namespaceFinalizers } from './namespace-strategy';
 import { GarbageCollector } from './garbage-collector';
 import { applyNonApplyPatch, checkPatchTypeAllowed } from './patch';
 import { AdmissionChain, validateForStorage } from './store-admission';
@@ -29,7 +31,6 @@ import {
   assertTargetMatches,
   checkBodyType,
   checkNamespaceScope,
-  namespaceTerminating,
   preconditionFailed,
   resourceVersionOnCreate,
   resourceVersionRequired,
@@ -60,32 +61,8 @@ import {
 } from './types';
 
 export type { StoreWatchHandle } from './store-watch';
+export type { ObjectStoreOptions } from './store-options';
 export { assertTargetMatches } from './store-checks';
-
-/** Options of an ObjectStore. */
-export interface ObjectStoreOptions {
-  /** Schema validation of whole objects (from emulator/kinds); without it every fieldValidation acts as Ignore. */
-  validate?: ObjectValidator;
-  /** Events kept for watch resume and list continue (default 10000). */
-  historySize?: number;
-  /** Random source for generateName suffixes (default Math.random); inject for deterministic names. */
-  random?: () => number;
-  /** Receives errors thrown by watch callbacks and failed garbage-collector writes (default: a process warning). */
-  onCallbackError?: (err: unknown) => void;
-}
-
-/** Who the namespace controller writes as (kube-controller-manager's client). */
-const NAMESPACE_CONTROLLER_MANAGER = 'kube-controller-manager';
-const NAMESPACE_CONTROLLER_USER = 'system:serviceaccount:kube-system:namespace-controller';
-
-/** Where the counter starts: "0" stays free to mean "any version" in list/watch requests. */
-const START_RV = 1;
-const GENERATE_NAME_ATTEMPTS = 8;
-
-function defaultOnError(err: unknown): void {
-  const why = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
-  process.emitWarning(`emulator store: a watch callback or garbage-collector write failed: ${why}`, 'EmulatorStoreWarning');
-}
 
 /** The in-memory apiserver registry; see the file comment for the semantics. */
 export class ObjectStore implements Store {
@@ -97,6 +74,17 @@ export class ObjectStore implements Store {
   private readonly admission = new AdmissionChain();
   private readonly gc: GarbageCollector;
   private readonly random: () => number;
+  /** The namespace lifecycle's view of this store (namespace-lifecycle.ts). */
+  private readonly namespaces: NamespaceHost = {
+    namespaceKind: () => this.registry.byKind('v1', 'Namespace'),
+    storedNamespace: (name) => {
+      const kind = this.registry.byKind('v1', 'Namespace');
+      return kind && this.index.get(kindKeyOf(kind), objectKey(undefined, name));
+    },
+    contentCount: (name) => this.index.inNamespace(name).length,
+    update: (kind, object, options) => this.update(kind, object, options),
+    removeNow: (kind, stored) => void this.removeNow(kind, stored),
+  };
 
   constructor(
     readonly registry: KindRegistry,
@@ -112,7 +100,7 @@ export class ObjectStore implements Store {
       store: this,
       index: this.index,
       queue: this.queue,
-      finalizeNamespace: (name) => this.finalizeNamespace(name),
+      finalizeNamespace: (name) => finalizeNamespace(this.namespaces, name),
       onError,
     });
   }
@@ -208,7 +196,7 @@ export class ObjectStore implements Store {
       }
     }
 
-    if (kind.namespaced) this.checkNamespaceAccepts(kind, meta.name ?? '', meta.namespace!);
+    if (kind.namespaced) checkNamespaceAccepts(this.namespaces, kind, meta.name ?? '', meta.namespace!);
 
     const req = { operation: 'CREATE' as const, kind, object: obj, dryRun, user: options.user };
     this.admission.mutate(req, this);
@@ -221,15 +209,6 @@ export class ObjectStore implements Store {
     if (clientRv) throw resourceVersionOnCreate();
     if (dryRun) return present(kind, final);
     return present(kind, this.persist(kind, 'ADDED', final));
-  }
-
-  /** NamespaceLifecycle: the namespace must exist and not be terminating. */
-  private checkNamespaceAccepts(kind: KindInfo, name: string, namespace: string): void {
-    const nsKind = this.registry.byKind('v1', 'Namespace');
-    if (!nsKind) return;
-    const ns = this.index.get(kindKeyOf(nsKind), objectKey(undefined, namespace));
-    if (!ns) throw namespaceNotFound(namespace);
-    if (ns.metadata.deletionTimestamp) throw namespaceTerminating(kind, name, namespace);
   }
 
   // ---------------------------------------------------------------- update
@@ -380,29 +359,6 @@ export class ObjectStore implements Store {
     normalizeMeta(next);
     if (dryRun) return { object: present(kind, next) };
     return { object: present(kind, this.persist(kind, 'MODIFIED', next, existing)) };
-  }
-
-  /**
-   * The namespace controller's last steps for an emptied Terminating namespace (called by the GC): drop its
-   * own `kubernetes` finalizer through the `finalize` subresource, then, once spec.finalizers and
-   * metadata.finalizers are both empty, remove it.
-   */
-  private finalizeNamespace(name: string): void {
-    const nsKind = [...this.index.kinds.values()].find((k) => isNamespaceKind(k));
-    if (!nsKind) return;
-    const ns = this.index.get(kindKeyOf(nsKind), objectKey(undefined, name));
-    if (!ns || !ns.metadata.deletionTimestamp) return;
-    if (this.index.inNamespace(name).length > 0) return;
-    const finalizers = namespaceFinalizers(ns);
-    if (finalizers.includes(KUBERNETES_FINALIZER)) {
-      const finalized = copyJson(ns);
-      (finalized.spec as Record<string, unknown>).finalizers = finalizers.filter((f) => f !== KUBERNETES_FINALIZER);
-      // The update removes the namespace itself when nothing else holds it (commitUpdate).
-      this.update(nsKind, finalized, { subresource: 'finalize', fieldManager: NAMESPACE_CONTROLLER_MANAGER, user: NAMESPACE_CONTROLLER_USER });
-      return;
-    }
-    if (finalizers.length > 0 || ns.metadata.finalizers) return;
-    this.removeNow(nsKind, ns);
   }
 
   // ---------------------------------------------------------------- storage
