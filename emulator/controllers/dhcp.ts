@@ -10,6 +10,7 @@
  *   (the same server hands out the VMs' addresses); an address already leased stays while it is still valid;
  * - with no network known, or when the `dhcpRange` option is set, the lease comes from `dhcpRange` instead
  *   (skipping addresses other load balancers show), as before.
+ * See docs/design/kube-api.md §7.
  */
 import { KubeObject, StoreReader } from '../api/types';
 import { fnv1a } from '../util/hashing';

@@ -5,8 +5,8 @@
  *
  * One simulated DHCP server per network hands out both the VMs' addresses and `ipam: dhcp` load balancers'
  * leases (dhcp.ts), so neither repeats an address the other holds, and neither ever falls inside an IPPool's
- * ranges: on a real VLAN the pool's range is carved out of the DHCP server's scope, or the load balancer's
- * address would collide with a guest's (Harvester's IP pool guide asks for a range no DHCP server hands out).
+ * ranges: a working network keeps its pools' ranges out of the DHCP server's scope, or a load balancer's pool
+ * address could collide with a guest's (docs/design/kube-api.md §7).
  */
 import { KubeObject, StoreReader } from '../api/types';
 import { PoolRange, rangeSetContains, rangeSetOf } from './ipam';
