@@ -21,7 +21,7 @@
  * - Entries are served Apply first, then by time, manager, apiVersion and subresource.
  */
 import { FieldPath, FieldSet, UNOWNED_FIELDS, comparePaths } from './managed-fields';
-import { JsonObject, clone, deepEqual, isPlainObject } from './store-json';
+import { JsonObject, deepEqual, isPlainObject } from './store-json';
 import { KindInfo, KubeObject, ManagedFieldsEntry, apiVersionOf } from './types';
 
 /** Which part of the object a write may own. */
@@ -65,16 +65,18 @@ export function printManager(e: Pick<ManagedFieldsEntry, 'manager' | 'operation'
 /** The copy of `obj` a write's managers can own: unowned metadata dropped, the scope applied. */
 export function ownable(kind: KindInfo, obj: JsonObject | undefined, scope: WriteScope): JsonObject {
   if (!obj) return {};
-  if (scope === 'status') return obj.status === undefined ? {} : { status: clone(obj.status) };
+  // Shallow copies: the comparison only reads, so the values are shared with `obj`.
+  if (scope === 'status') return obj.status === undefined ? {} : { status: obj.status };
   const out: JsonObject = {};
   for (const [k, v] of Object.entries(obj)) {
     if (k === 'apiVersion' || k === 'kind') continue;
     if (k === 'status' && kind.statusSubresource) continue;
-    out[k] = clone(v);
+    out[k] = v;
   }
   if (isPlainObject(out.metadata)) {
-    const meta = out.metadata as JsonObject;
+    const meta: JsonObject = { ...(out.metadata as JsonObject) };
     for (const p of UNOWNED_FIELDS) if (p.length === 2 && p[0] === 'metadata') delete meta[p[1]];
+    out.metadata = meta;
   }
   return out;
 }
@@ -124,6 +126,24 @@ function validEntry(e: unknown): e is ManagedFieldsEntry {
   );
 }
 
+/**
+ * Decoded field sets of stored entries, by their (frozen) fieldsV1 object, and the fieldsV1 a set came from:
+ * a write re-reads the stored managers and re-serves the ones it did not touch without redoing either.
+ */
+const decoded = new WeakMap<object, FieldSet>();
+const encoded = new WeakMap<FieldSet, Record<string, unknown>>();
+
+function decodeSet(fieldsV1: Record<string, unknown> | undefined): FieldSet {
+  if (!fieldsV1) return new FieldSet();
+  let set = Object.isFrozen(fieldsV1) ? decoded.get(fieldsV1) : undefined;
+  if (!set) {
+    set = FieldSet.fromFieldsV1(fieldsV1);
+    if (Object.isFrozen(fieldsV1)) decoded.set(fieldsV1, set);
+    encoded.set(set, fieldsV1);
+  }
+  return set;
+}
+
 /** DecodeManagedFields: the managers of a managedFields list, or undefined when it does not decode. */
 export function decodeManagers(list: unknown): Manager[] | undefined {
   if (!Array.isArray(list)) return undefined;
@@ -135,7 +155,7 @@ export function decodeManagers(list: unknown): Manager[] | undefined {
     if (seen.has(id)) return undefined;
     seen.add(id);
     const { fieldsV1, ...entry } = e;
-    out.push({ entry: { ...entry, apiVersion: entry.apiVersion ?? '' }, set: FieldSet.fromFieldsV1(fieldsV1) });
+    out.push({ entry: { ...entry, apiVersion: entry.apiVersion ?? '' }, set: decodeSet(fieldsV1) });
   }
   return out;
 }
@@ -198,7 +218,8 @@ export function encodeManagers(managers: Manager[]): ManagedFieldsEntry[] {
     .filter((m) => m.set.size > 0)
     .sort(order)
     .map((m) => {
-      const e: ManagedFieldsEntry = { manager: m.entry.manager, operation: m.entry.operation, apiVersion: m.entry.apiVersion, time: m.entry.time, fieldsType: 'FieldsV1', fieldsV1: m.set.toFieldsV1() };
+      const fieldsV1 = encoded.get(m.set) ?? m.set.toFieldsV1();
+      const e: ManagedFieldsEntry = { manager: m.entry.manager, operation: m.entry.operation, apiVersion: m.entry.apiVersion, time: m.entry.time, fieldsType: 'FieldsV1', fieldsV1 };
       if (m.entry.subresource) e.subresource = m.entry.subresource;
       return e;
     });
@@ -210,6 +231,20 @@ export function takeFrom(managers: Manager[], except: Manager | undefined, taken
     if (m === except) continue;
     m.set = m.set.difference(taken).difference(removed);
   }
+}
+
+/** Whether a JSON, merge or strategic patch may change `metadata.managedFields` (or metadata as a whole). */
+export function patchesManagedFields(type: string, body: unknown): boolean {
+  if (type === 'json') {
+    if (!Array.isArray(body)) return true;
+    return body.some((op) => {
+      const paths = [op?.path, op?.from].filter((p): p is string => typeof p === 'string');
+      return paths.some((p) => p === '' || p === '/metadata' || p.startsWith('/metadata/managedFields'));
+    });
+  }
+  if (!isPlainObject(body)) return true;
+  const meta = body.metadata;
+  return meta === null || (isPlainObject(meta) && 'managedFields' in meta) || '$patch' in body;
 }
 
 /** Everything an Update needs. */
@@ -231,6 +266,8 @@ export interface UpdateInput {
 function startingManagers(input: UpdateInput): Manager[] {
   const stored = () => decodeManagers(input.live?.metadata.managedFields ?? []) ?? [];
   if (input.scope !== undefined) return stored();
+  // Most writes send back the stored list unchanged (a patch of the stored object, a PUT of what was read).
+  if (input.live && (input.requested === input.live.metadata.managedFields || deepEqual(input.requested, input.live.metadata.managedFields))) return stored();
   const requested = decodeManagers(input.requested);
   if (requested && requested.length > 0) return requested;
   if (isReset(input.requested)) return [];
@@ -258,11 +295,14 @@ export function managedFieldsAfterUpdate(input: UpdateInput): ManagedFieldsEntry
   if (managers.length === 0 && input.live) return [];
   const c = compareObjects(ownable(kind, input.live ?? emptyObject(kind), scope), ownable(kind, input.next, scope));
   const changed = c.added.union(c.modified);
-  takeFrom(managers, undefined, changed, c.removed);
+  const entry = { manager: input.manager, operation: 'Update' as const, apiVersion: apiVersionOf(kind), fieldsType: 'FieldsV1' as const, ...(scope ? { subresource: scope } : {}) };
+  const id = managerIdentifier(entry);
+  const mine = managers.find((m) => managerIdentifier(m.entry) === id);
+  // The writer loses what was removed and keeps (or gains) what it changed: the same as losing both, then
+  // gaining the changed paths, without rebuilding a set it already has.
+  takeFrom(managers, mine, changed, c.removed);
+  if (mine) mine.set = mine.set.difference(c.removed);
   if (changed.size > 0) {
-    const entry = { manager: input.manager, operation: 'Update' as const, apiVersion: apiVersionOf(kind), fieldsType: 'FieldsV1' as const, ...(scope ? { subresource: scope } : {}) };
-    const id = managerIdentifier(entry);
-    const mine = managers.find((m) => managerIdentifier(m.entry) === id);
     if (mine) {
       mine.set = mine.set.union(changed);
       mine.entry.time = input.now;

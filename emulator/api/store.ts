@@ -21,7 +21,7 @@ import { decodeApplyBody, fieldManagerRequired, forceNotAllowed, serverSideApply
 import { alreadyExists, badRequest, conflict, deleteSuccess, methodNotAllowed, notFound, pathNotFound } from './errors';
 import { EventLog, LoggedEvent } from './event-log';
 import { GENERATE_NAME_ATTEMPTS, ObjectStoreOptions, START_RV, defaultOnError } from './store-options';
-import { managedFieldsAfterUpdate } from './field-manager';
+import { managedFieldsAfterUpdate, patchesManagedFields } from './field-manager';
 import { NamespaceHost, checkNamespaceAccepts, finalizeNamespace } from './namespace-lifecycle';
 import { IMMORTAL_NAMESPACES, defaultNamespace, immortalNamespace, namespaceFinalizers } from './namespace-strategy';
 import { GarbageCollector } from './garbage-collector';
