@@ -244,7 +244,7 @@ export function patchesManagedFields(type: string, body: unknown): boolean {
   }
   if (!isPlainObject(body)) return true;
   const meta = body.metadata;
-  return meta === null || (isPlainObject(meta) && 'managedFields' in meta) || '$patch' in body;
+  return meta === null || '$patch' in body || (isPlainObject(meta) && ('managedFields' in meta || '$patch' in meta || '$retainKeys' in meta));
 }
 
 /** Everything an Update needs. */

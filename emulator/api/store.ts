@@ -51,7 +51,6 @@ import {
   ListOptions,
   ListResult,
   ManagedFieldsEntry,
-  ObjectValidator,
   PatchType,
   Store,
   WatchEvent,
@@ -312,6 +311,8 @@ export class ObjectStore implements Store {
 
     if (!existing) throw notFound(kind, name);
     const patched = checkBodyType(kind, applyNonApplyPatch(kind, copyJson(existing), type, body));
+    // A patch that cannot have touched managedFields hands the field manager the stored list itself.
+    if (!patchesManagedFields(type, body)) patched.metadata.managedFields = existing.metadata.managedFields;
     assertTargetMatches(kind, ns, name, patched);
     return { object: this.updateCore(kind, patched, options, 'patch'), created: false };
   }
