@@ -8,7 +8,7 @@
  * then `ancient-changes`), managedfields.go (`sortEncodedManagedFields`; `[]`/`[{}]` resets), stripmeta.go.
  */
 import assert from 'node:assert/strict';
-import { compareObjects, managedFieldsAfterUpdate, managerIdentifier, printManager } from '../../../../emulator/api/field-manager';
+import { compareObjects, managedFieldsAfterUpdate, managerIdentifier, patchesManagedFields, printManager } from '../../../../emulator/api/field-manager';
 import { formatPath } from '../../../../emulator/api/managed-fields';
 import { KubeObject, ManagedFieldsEntry } from '../../../../emulator/api/types';
 import { lbKind, vmKind } from './fixtures';
@@ -112,4 +112,19 @@ describe('field manager: how owners are named (conflict.go printManager)', () =>
     assert.equal(printManager({ manager: 'kubectl', operation: 'Apply', apiVersion: 'v1' }), '"kubectl"');
     assert.equal(managerIdentifier({ manager: 'kubectl', operation: 'Apply', apiVersion: 'v1' }), '{"manager":"kubectl","operation":"Apply"}');
   });
+});
+
+describe('field manager: which patches may rewrite managedFields', () => {
+  const table: [string, string, unknown, boolean][] = [
+    ['kubectl\'s upgrade patch', 'json', [{ op: 'test', path: '/metadata/resourceVersion', value: '5' }, { op: 'replace', path: '/metadata/managedFields', value: [] }], true],
+    ['a JSON patch of the spec', 'json', [{ op: 'replace', path: '/spec/ipam', value: 'pool' }], false],
+    ['a JSON patch replacing metadata', 'json', [{ op: 'replace', path: '/metadata', value: {} }], true],
+    ['a merge patch clearing them', 'merge', { metadata: { managedFields: [{}] } }, true],
+    ['a merge patch of labels', 'merge', { metadata: { labels: { a: 'b' } } }, false],
+    ['a merge patch deleting metadata', 'merge', { metadata: null }, true],
+    ['a strategic patch replacing metadata', 'strategic', { metadata: { $patch: 'replace', name: 'x' } }, true],
+  ];
+  for (const [name, type, body, want] of table) {
+    it(`${name}: ${want}`, () => assert.equal(patchesManagedFields(type, body), want));
+  }
 });
