@@ -1,5 +1,5 @@
 /**
- * Discovery documents, built from the kind registry (research kube-api-emulator.md §2.1–2.2):
+ * Discovery documents, built from the kind registry (docs/design/kube-api.md §8):
  *
  * - aggregated discovery (`apidiscovery.k8s.io` v2 and v2beta1) on `/api` and `/apis`, answered with the exact
  *   aggregated Content-Type — with plain `application/json` kubectl parses it as legacy and finds no resources;

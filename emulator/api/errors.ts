@@ -1,6 +1,6 @@
 /**
  * Kubernetes `Status` errors with the exact shapes of k8s.io/apimachinery/pkg/api/errors
- * (see shared research kube-api-emulator.md §7). Every layer of the emulator throws these; the HTTP layer
+ * (docs/design/kube-api-errors.md §"Status shapes"). Every layer of the emulator throws these; the HTTP layer
  * serialises `status` with `code` as the HTTP status.
  */
 import { KindInfo, ValidationCause, qualifiedResource } from './types';

@@ -1,6 +1,6 @@
 /**
  * Resource requests: list/watch/get/create/update/patch/delete/deletecollection on a resolved kind, turned
- * into Store calls (research kube-api-emulator.md §3–§5). The store owns the object semantics; this layer
+ * into Store calls (docs/design/kube-api.md §10, §11, §15). The store owns the object semantics; this layer
  * owns HTTP: body decoding, option parsing, URL/body consistency, content negotiation (JSON or Table), status
  * codes (POST 201, apply-create 201) and Warning headers.
  */

@@ -1,5 +1,5 @@
 /**
- * The apiserver URL grammar (research kube-api-emulator.md §2.4), parsed into a route. The router knows
+ * The apiserver URL grammar (docs/design/kube-api.md §10), parsed into a route. The router knows
  * nothing about which kinds exist; the resource handler resolves group/version/plural against the registry.
  *
  *   /api/v1/{plural}[/{name}[/{sub}]]                                  cluster-scoped core

@@ -1,5 +1,5 @@
 /**
- * List with selectors and paging (research §4.4). Items come sorted by namespace, then name. A continue
+ * List with selectors and paging (docs/design/kube-api.md §12). Items come sorted by namespace, then name. A continue
  * token is opaque base64 JSON `{v, rv, start}`: later pages are served from the first page's snapshot,
  * rebuilt by undoing the logged writes made since; when that history is gone the answer is 410 Expired with a
  * fresh token (rv -1: "continue inconsistently from the current state") in the Status metadata.

@@ -208,9 +208,9 @@ export interface WatchSource {
 }
 
 /**
- * Open a watch (research §6): unset/'0' → synthetic ADDED for current matching objects in list order, then
- * live events; 'N' → every event after N from the log, then live; N older than the log → one ERROR event
- * (410 Expired `too old resource version: N (M)`) and nothing else. `sendInitialEvents` (a streaming list,
+ * Open a watch (docs/design/kube-api.md §13, §1): unset/'0' → synthetic ADDED for current matching objects in
+ * list order, then live events; 'N' → every event after N from the log, then live; N older than the log → one
+ * ERROR event (410 Expired `too old resource version: N (M)`) and nothing else. `sendInitialEvents` (a streaming list,
  * the query validated by the HTTP layer) overrides the first choice: true → the ADDED events, then the
  * initial-events-end BOOKMARK when bookmarks are allowed (as the cacher sends it only then); false → none,
  * starting now for an unset resourceVersion. Selectors are parsed first (400).

@@ -1,6 +1,6 @@
 /**
  * The emulator's object store: the in-memory equivalent of the apiserver's generic registry over etcd
- * (research kube-api-emulator.md §4–§7). Every write — HTTP or simulated controller — comes through here.
+ * (docs/design/kube-api.md §11–§13). Every write — HTTP or simulated controller — comes through here.
  *
  * - One global resourceVersion counter; every stored write bumps it and is logged (event-log.ts) for watch
  *   resume and consistent list paging.

@@ -1,6 +1,6 @@
 /**
  * Server-side printing: `Accept: application/json;as=Table;v=v1;g=meta.k8s.io` gets a meta.k8s.io Table
- * (research kube-api-emulator.md §3.1). Columns are Name plus the kind's printer columns (or Age when it has
+ * (docs/design/kube-api.md §14). Columns are Name plus the kind's printer columns (or Age when it has
  * none, as the CRD table convertor does; built-ins with computed cells use builtin-printers.ts); date cells are human durations against the emulator clock;
  * `row.object` is PartialObjectMetadata (includeObject=Metadata, the default) because `-A`, `--show-labels`
  * and `-L` read it. Watch events on a Table watch carry a one-row Table each.

@@ -2,10 +2,8 @@
  * The reasons live in the repository: code and docs cite docs/design/ (our own words, with the upstream source),
  * never the research notes beside the repository, and every docs/design citation resolves to a page, and to a
  * heading of it when it names one (#anchor, §"Heading", §N, §label); a "trap N" names a trap of
- * docs/design/dynamic-host-contract.md. The checks: test/support/design-citations.ts.
- *
- * emulator/ is held apart while its citations are being moved (emulator/api is changing on another branch): its
- * test is pending, its title counting what is left, until ENFORCE_EMULATOR is set to true.
+ * docs/design/dynamic-host-contract.md. The checks: test/support/design-citations.ts. Every scanned folder is held
+ * to it, emulator/ included.
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -24,41 +22,28 @@ import {
   trapProblems,
 } from '../support/design-citations';
 
-/** Flip to true once emulator/ cites docs/design only: its citations are then held like everyone's. */
-const ENFORCE_EMULATOR = false;
-
 const root = repoRoot(__dirname);
 const problems = citationProblems(root);
-const inEmulator = (file: string) => file.startsWith('emulator/');
-const outside = problems.filter((p) => !inEmulator(p.file));
-const emulator = problems.filter((p) => inEmulator(p.file));
 
 describe('design citations: the reasons live in the repository', () => {
-  it('no source or doc outside emulator/ cites a research note', () => {
-    const research = outside.filter((p) => p.kind === 'research');
+  it('no source or doc cites a research note', () => {
+    const research = problems.filter((p) => p.kind === 'research');
     assert.equal(research.length, 0, `cite docs/design/<topic>.md instead:\n${formatProblems(research)}`);
   });
 
-  it('every docs/design citation outside emulator/ names a page and a heading that exist', () => {
-    const broken = outside.filter((p) => p.kind === 'design');
+  it('every docs/design citation names a page and a heading that exist', () => {
+    const broken = problems.filter((p) => p.kind === 'design');
     assert.equal(broken.length, 0, `fix the citation or the page:\n${formatProblems(broken)}`);
   });
 
   it('every "trap N" names a trap of docs/design/dynamic-host-contract.md, in a file citing that page', () => {
-    const traps = outside.filter((p) => p.kind === 'trap');
+    const traps = problems.filter((p) => p.kind === 'trap');
     assert.equal(traps.length, 0, formatProblems(traps));
   });
 
   it('the traps keep their numbers 1 to 14', () => {
     const traps = trapNumbers(readFileSync(join(root, 'docs/design/dynamic-host-contract.md'), 'utf8'));
     assert.deepEqual([...traps], Array.from({ length: 14 }, (_, i) => i + 1));
-  });
-
-  const emulatorTitle = ENFORCE_EMULATOR
-    ? 'emulator/ cites docs/design only, and every citation resolves'
-    : `emulator/: ${emulator.length} citations of research notes or missing design sections left to move (pending until ENFORCE_EMULATOR in this file is true)`;
-  (ENFORCE_EMULATOR ? it : it.skip)(emulatorTitle, () => {
-    assert.equal(emulator.length, 0, formatProblems(emulator));
   });
 });
 
