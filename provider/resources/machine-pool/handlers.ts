@@ -72,12 +72,14 @@ export function machinePoolResource(parallelism?: number): ManagedResource<Input
       // The plan converge would make (its context complete only without cluster failures; inputs exist only when every
       // input is known), from one observation of the pool shared by the name and capacity checks.
       const context = cluster.failures.length === 0 && cluster.deferred.length === 0 ? cluster.context : undefined;
-      const preview = await previewPool(ctx.client, identity, inputs && context ? { inputs, context, volumeSuffix: randomSuffix } : undefined);
+      // Capacity only when the cluster checks pass (a missing image already stops up) and something changed (below).
       const pool = poolShapeOf(raw, inputs);
+      const capacityDue = pool !== undefined && pool.capacityCheck !== 'off' && cluster.failures.length === 0 && !unchanged(recorded, inputs);
+      if (!inputs && !capacityDue) return { references: cluster.failures, always: [] };
+      const preview = await previewPool(ctx.client, identity, inputs && context ? { inputs, context, volumeSuffix: randomSuffix } : undefined);
       const [always, capacity] = await Promise.all([
         inputs ? previewNameConflicts(ctx.client, inputs, preview) : [],
-        // Only when the cluster checks pass (a missing image already stops up) and something changed (below).
-        pool && cluster.failures.length === 0 && !unchanged(recorded, inputs) ? checkPoolCapacity(ctx.client, { pool, preview, clusterNetworks: cluster.clusterNetworks }) : undefined,
+        pool && capacityDue ? checkPoolCapacity(ctx.client, { pool, preview, clusterNetworks: cluster.clusterNetworks }) : undefined,
       ]);
       for (const line of capacity?.warnings ?? []) ctx.warn(`pool ${identity.namespace}/${identity.name}: ${line}`);
       // A capacity shortfall goes with the references, which check leaves to read while every input is unchanged since
