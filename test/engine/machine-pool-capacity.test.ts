@@ -115,7 +115,7 @@ describe('engine contract: machine pool capacity at preview and during up', func
       assert.match(refused.failures[0].reason, /^the eligible hosts can take 10 of 11 new VMs \(8 vCPU \/ 2 GiB each = 505m CPU \+ [\d.]+ GiB requested at overcommit cpu 1600% \/ memory 150%; and room for 1 VM of the old size at the roll's peak\); hosts harvester-node-2 \(harvester-node-0 outside the pool's node affinity, /);
       const oneAtATime = await host.check(urn(pool), checked.inputs, { ...rolled, rollingUpdate: { maxSurge: 0, maxUnavailable: 1 } });
       assert.deepEqual(oneAtATime.failures, [], 'count + 0 fits');
-      // A VM lost out of band that no host could take again: an unchanged program still previews (trap 10: up has
+      // A VM lost out of band that no host could take again: an unchanged program still previews (trap 10 of docs/design/dynamic-host-contract.md: up has
       // nothing to do unless a refresh recorded the loss, and then its wait fails at once), a changed one is refused.
       await h.client.virtualMachines.delete(`${pool}-10`, { namespace: 'default' });
       await until(async () => !(await h.client.virtualMachines.get(`${pool}-10`, 'default')));

@@ -83,7 +83,7 @@ export function machinePoolResource(parallelism?: number): ManagedResource<Input
       ]);
       for (const line of capacity?.warnings ?? []) ctx.warn(`pool ${identity.namespace}/${identity.name}: ${line}`);
       // A capacity shortfall goes with the references, which check leaves to read while every input is unchanged since
-      // the last deployment (trap 10), not with the always-reported names: it is a fact of the cluster, not of the
+      // the last deployment (trap 10 of docs/design/dynamic-host-contract.md), not with the always-reported names: it is a fact of the cluster, not of the
       // inputs (others take and free room), and with unchanged inputs the engine's diff finds nothing to do unless a
       // refresh recorded drift, so up creates nothing and a full cluster must not fail every preview of the stack.
       // When a refresh did record a lost VM, up recreates it, and a VM that cannot be placed fails up's readiness wait
