@@ -22,17 +22,29 @@ describe('local runner: display', () => {
     const lines = propertyChanges(
       { __provider: 'old', name: 'a', userData: '#cloud-config\npassword: hunter2', gone: 1 },
       { __provider: 'new', name: 'b', userData: '#cloud-config\npassword: other', added: true },
-      ['userData'],
-      ['name'],
+      { secretKeys: ['userData'], replaceKeys: ['name'] },
     );
     assert.deepEqual(lines, ['+ added: true', '- gone: 1', '~ name: "a" => "b" (forces replacement)', '~ userData: [secret] => [secret]']);
     assert.equal(lines.join('\n').includes('hunter2'), false);
   });
 
-  it('prints unknowns as [unknown] and cuts long values', () => {
+  it('prints unknowns as [unknown]; cuts long values only in the summary view, never with --diff', () => {
     assert.equal(formatValue(UNKNOWN_VALUE), '[unknown]');
     assert.deepEqual(propertyChanges({ zones: ['a'] }, { zones: UNKNOWN_VALUE }), ['~ zones: ["a"] => [unknown]']);
-    assert.ok(formatValue('x'.repeat(500)).length <= 100);
+    const long = 'x'.repeat(500);
+    assert.equal(formatValue(long), JSON.stringify(long), 'whole without a limit (outputs, --diff)');
+    assert.equal(formatValue(long, false, 100), `${JSON.stringify(long).slice(0, 99)}…`);
+    assert.deepEqual(propertyChanges({ a: 'old' }, { a: long }, { full: true }), [`~ a: "old" => ${JSON.stringify(long)}`]);
+    assert.equal(propertyChanges({ a: 'old' }, { a: long })[0].length, '~ a: "old" => '.length + 100);
+  });
+
+  it('shows at most 20 lines per resource in the summary view, every line with --diff', () => {
+    const olds = Object.fromEntries(Array.from({ length: 25 }, (_, i) => [`k${String(i).padStart(2, '0')}`, i]));
+    const news = Object.fromEntries(Object.entries(olds).map(([k, v]) => [k, v + 1]));
+    const summary = propertyChanges(olds, news);
+    assert.equal(summary.length, 21);
+    assert.equal(summary[20], '… and 5 more (--diff shows all)');
+    assert.equal(propertyChanges(olds, news, { full: true }).length, 25);
   });
 });
 
