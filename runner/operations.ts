@@ -95,6 +95,7 @@ async function operate(kind: OperationKind, stack: StackOptions, options: Operat
   const host = await DynamicHost.start({ cwd: stack.pwd, project: stack.project, env: stack.hostEnv, onOutput });
   const stopHost = () => host.kill();
   stack.signal?.addEventListener('abort', stopHost, { once: true });
+  if (stack.signal?.aborted) stopHost();
   const failures: ResourceFailure[] = [];
   const errors: string[] = [];
   let changes = 0;
