@@ -135,7 +135,8 @@ export function createMachinePoolProvider(options: MachinePoolProviderOptions = 
    * A create/update recorded with whatever exists when it fails (core/partial.ts), so the next run converges. The
    * record carries a drift line saying the operation did not finish: diff then plans it again even when every VM
    * on record is ready (an update that failed before its first step, or between two waves of a roll). An update
-   * is recorded even with no VM left; a create that made no VM has nothing to record.
+   * is recorded even with no VM left; a create that made no VM is recorded only when it left a VM's cloud-init
+   * Secret (its user data) behind, so that destroy's sweep removes it (issue 32), and otherwise has nothing to record.
    */
   function recorded(id: string, inputs: MachinePoolInputs, client: HarvesterClient, op: WriteOperation, apply: () => Promise<MachinePoolOutputs>) {
     return recordPartial(apply, {
@@ -143,8 +144,13 @@ export function createMachinePoolProvider(options: MachinePoolProviderOptions = 
       op,
       object: `pool ${inputs.namespace}/${inputs.name}`,
       observe: async (drift) => {
-        const { statuses } = await observePool(client, poolIdentity(inputs));
-        return op === 'create' && statuses.length === 0 ? undefined : toOutputs(inputs, statuses, drift);
+        const identity = poolIdentity(inputs);
+        const { statuses } = await observePool(client, identity);
+        if (op === 'create' && statuses.length === 0) {
+          const secrets = await client.secrets.list({ namespace: identity.namespace, labelSelector: poolSelector(identity) });
+          if (secrets.items.length === 0) return undefined;
+        }
+        return toOutputs(inputs, statuses, drift);
       },
     });
   }
