@@ -6,33 +6,21 @@
  * every VirtualMachine create in one namespace (a webhook outage there).
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HarvesterClient } from '../../provider/client/harvester-client';
 import { repoRoot } from '../../scripts/resource-docs';
 import { startTestEmulator, type TestEmulator } from '../support/emulator-harness';
+import { runCli, type CliRun } from '../support/runner-cli';
 
 const WEBHOOK_OUTAGE = 'failed calling webhook "validator.harvesterhci.io": context deadline exceeded';
-
-function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [join(repoRoot(), 'dist', 'runner', 'cli.js'), ...args], { cwd: repoRoot(), env: { ...process.env, ...env } });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  return new Promise((resolve, reject) => {
-    child.once('error', reject);
-    child.once('exit', (code) => resolve({ code: code ?? 1, stdout, stderr }));
-  });
-}
 
 describe('local runner: a resource that fails', function () {
   this.timeout(120_000);
   let t: TestEmulator;
   let state: string;
-  let run: { code: number; stdout: string; stderr: string };
+  let run: CliRun;
 
   before(async () => {
     t = await startTestEmulator({
@@ -40,10 +28,7 @@ describe('local runner: a resource that fails', function () {
       faults: [{ name: 'webhook-outage', match: { resource: 'virtualmachines', verb: 'create', namespace: 'harvester-public' }, action: { type: 'error', code: 500, message: WEBHOOK_OUTAGE } }],
     });
     state = mkdtempSync(join(tmpdir(), 'harvester-run-failure-'));
-    run = await runCli(
-      ['up', '--program', 'dist/test/runner/fixtures/three-pools.js', '--project', 'three-pools', '--state', state, '--secret-config', `harvester:kubeconfig=${t.emulator.kubeconfig}`],
-      { KUBECONFIG: join(state, 'no-such-kubeconfig') },
-    );
+    run = await runCli(['up', '--cwd', repoRoot(), '--program', 'dist/test/runner/fixtures/three-pools.js', '--project', 'three-pools', '--state', state, '--secret-config', `harvester:kubeconfig=${t.emulator.kubeconfig}`]);
   });
   after(async () => {
     await t?.stop();
@@ -79,5 +64,14 @@ describe('local runner: a resource that fails', function () {
 
   it('never prints the user data', () => {
     assert.equal((run.stdout + run.stderr).includes('s3cr3t-three-pools'), false);
+  });
+
+  it('destroy then leaves nothing of any pool on the cluster, the failed one included', async () => {
+    const destroy = await runCli(['destroy', '--cwd', repoRoot(), '--program', 'dist/test/runner/fixtures/three-pools.js', '--project', 'three-pools', '--state', state, '--secret-config', `harvester:kubeconfig=${t.emulator.kubeconfig}`]);
+    assert.equal(destroy.code, 0, destroy.stdout + destroy.stderr);
+    const left = await t.kubectlOk(['get', 'virtualmachines,secrets,persistentvolumeclaims', '-A', '-l', 'app.kubernetes.io/managed-by=harvester-iac', '-o', 'name']);
+    assert.equal(left.trim(), '', `left on the cluster after destroy:\n${left}`);
+    const cloudInit = await t.kubectl(['get', 'secret', 'tiny-two-0-cloudinit', '-n', 'harvester-public', '-o', 'name']);
+    assert.notEqual(cloudInit.code, 0, `the failed pool's cloud-init Secret (its user data) is gone: ${cloudInit.stdout}`);
   });
 });
