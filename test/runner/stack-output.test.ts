@@ -15,39 +15,32 @@ const LONG = `${'0123456789'.repeat(30)}-end`;
 describe('local runner: stack output', function () {
   this.timeout(60_000);
   let dir: string;
-  let up: string;
   const cli = async (...argv: string[]) => (await runCliExpect(0, [...argv, '--cwd', dir])).stdout;
 
-  before(async () => {
+  beforeEach(() => {
     dir = mkdtempSync(join(tmpdir(), 'harvester-run-outputs-'));
     writeFileSync(join(dir, 'Pulumi.yaml'), `name: runner-fixture\nruntime: nodejs\nmain: ${join(repoRoot(), 'dist', 'test', 'runner', 'fixtures', 'outputs.js')}\n`);
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  // The up runs in the test, not in a hook: a mutation run picking the tests covering a runner mutant runs both.
+  it("after up: its Outputs section and stack output show every value whole, secrets as [secret] until --show-secrets", async () => {
     assert.equal(await cli('stack', 'output'), 'Current stack outputs (0):\n    No output values currently in this stack\n');
     assert.equal(existsSync(join(dir, '.harvester-run')), false, 'reading outputs of a stack with no state writes nothing');
     await cli('config', 'set', '--secret', 'token', 'hunter2');
-    up = await cli('up', '--yes');
-  });
-  after(() => rmSync(dir, { recursive: true, force: true }));
-
-  it("up's Outputs section shows every value whole, secrets hidden", () => {
+    const up = await cli('up', '--yes');
     assert.ok(up.includes(`    long: "${LONG}"\n`), up);
     assert.match(up, /^ {4}token: \[secret\]$/m);
     assert.equal(up.includes('hunter2'), false);
-  });
 
-  it('lists the outputs as a table, whole, the secret as [secret]', async () => {
     assert.equal(
       await cli('stack', 'output'),
       `Current stack outputs (4):\n    OUTPUT  VALUE\n    long    ${LONG}\n    nested  {"count":2,"zones":["us-east-1a","us-east-1b"]}\n    region  unset\n    token   [secret]\n`,
     );
-  });
-
-  it('--json gives one object; --show-secrets opens the secret', async () => {
     const hidden = JSON.parse(await cli('stack', 'output', '--json'));
     assert.deepEqual(hidden, { long: LONG, nested: { count: 2, zones: ['us-east-1a', 'us-east-1b'] }, region: 'unset', token: '[secret]' });
     assert.equal(JSON.parse(await cli('stack', 'output', '--json', '--show-secrets')).token, 'hunter2');
-  });
 
-  it('one output by name: a string as it is, anything else as JSON; a missing name fails naming those there are', async () => {
     assert.equal(await cli('stack', 'output', 'long'), `${LONG}\n`);
     assert.equal(await cli('stack', 'output', 'nested'), '{"count":2,"zones":["us-east-1a","us-east-1b"]}\n');
     assert.equal(await cli('stack', 'output', 'token'), '[secret]\n');
