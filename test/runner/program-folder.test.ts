@@ -68,7 +68,7 @@ describe('local runner: the program process', function () {
         "exports.region = new pulumi.Config().get('region') ?? 'unset';\nexports.hasPool = typeof harvester.HarvesterMachinePool;\n" +
         "exports.preloaded = process.execArgv.some((a) => a.endsWith('program-preload.js'));\n",
     );
-    assert.equal(linkedPulumiPath(dir), join(realpathSync(repoRoot()), 'node_modules'));
+    assert.equal(linkedPulumiPath(dir), realpathSync(join(repoRoot(), 'node_modules')));
     const r = await runCli(['preview', '--cwd', dir]);
     assert.equal(r.code, 0, r.stdout + r.stderr);
     assert.match(r.stdout, /^ {4}same: true$/m);
