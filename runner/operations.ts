@@ -152,6 +152,9 @@ async function operate(kind: OperationKind, stack: StackOptions, options: Operat
       outputs = d.outputs.outputs;
       outputsShown = () => display.outputs(d.outputs.outputs, d.outputs.secretKeys);
     }
+  } catch (err) {
+    // A call cut short by the interruption (the host was killed under it) is the interruption, reported below.
+    if (!stack.signal?.aborted) throw err;
   } finally {
     stack.signal?.removeEventListener('abort', stopHost);
     await host.stop();
