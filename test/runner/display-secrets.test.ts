@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { propertyChanges, formatValue } from '../../runner/display';
+import { Display, formatValue, propertyChanges } from '../../runner/display';
 import { UNKNOWN_VALUE } from '../../runner/dynamic-host';
 import { limited } from '../../runner/refresh';
 import { SecretBox, secretValue, unwrapSecrets, wrapSecrets } from '../../runner/secrets';
@@ -46,6 +46,67 @@ describe('local runner: display', () => {
     assert.equal(summary.length, 21);
     assert.equal(summary[20], '… and 5 more (--diff shows all)');
     assert.equal(propertyChanges(olds, news, { full: true }).length, 25);
+  });
+});
+
+describe('local runner: display lines', () => {
+  const collect = () => {
+    const lines: string[] = [];
+    return { lines, display: new Display((l) => lines.push(l)) };
+  };
+
+  it('formats undefined, nested unknowns, and equal-length arrays element by element', () => {
+    assert.equal(formatValue(undefined), 'undefined');
+    assert.equal(formatValue({ a: UNKNOWN_VALUE, b: [UNKNOWN_VALUE] }), '{"a":"[unknown]","b":["[unknown]"]}');
+    assert.deepEqual(propertyChanges({ zones: ['z1', 'z2'] }, { zones: ['z1', 'moved'] }), ['~ zones[1]: "z2" => "moved"']);
+    assert.deepEqual(propertyChanges({ hosts: [{ zone: 'a' }] }, { hosts: [{ zone: 'b' }] }), ['~ hosts[0].zone: "a" => "b"']);
+    assert.deepEqual(propertyChanges({ token: ['a'] }, { token: ['b'] }, { secretKeys: ['token'] }), ['~ token: [secret] => [secret]'], 'a secret array is not walked into');
+  });
+
+  it('prints steps, outputs, diagnostics and the summary line by line, each block ended by a blank line', () => {
+    const { lines, display } = collect();
+    display.line();
+    display.step('create', 'pulumi-nodejs:dynamic/harvester:HarvesterKeyPair', 'k', 'created', ['+ a: 1']);
+    display.outputs({ b: 'x', a: 1 }, ['b']);
+    display.diagnostics([{ type: 'pulumi-nodejs:dynamic/harvester:HarvesterImage', name: 'img', message: 'invalid inputs:\n  - url: bad\n' }]);
+    display.summary({ create: 2, same: 1, failed: 1, outputs: 1 }, 'done');
+    assert.deepEqual(lines, [
+      '',
+      `  +  ${'harvester:HarvesterKeyPair'.padEnd(34)} ${'k'.padEnd(16)} created`,
+      '        + a: 1',
+      'Outputs:',
+      '    a: 1',
+      '    b: [secret]',
+      '',
+      'Diagnostics:',
+      '  harvester:HarvesterImage (img):',
+      '    error: invalid inputs:',
+      '      - url: bad',
+      '',
+      'Resources:',
+      '    + 2 created',
+      '    1 unchanged',
+      '    ~ 1 outputs refreshed',
+      '    1 failed',
+      '',
+    ]);
+    const empty = collect();
+    empty.display.outputs({}, []);
+    empty.display.diagnostics([]);
+    empty.display.summary({}, 'to');
+    assert.deepEqual(empty.lines, ['Resources:', '    no resources', '']);
+  });
+
+  it('writes to standard output by default', () => {
+    const written: string[] = [];
+    const write = process.stdout.write;
+    process.stdout.write = ((chunk: string) => written.push(chunk) > 0) as typeof process.stdout.write;
+    try {
+      new Display().line('to stdout');
+    } finally {
+      process.stdout.write = write;
+    }
+    assert.deepEqual(written, ['to stdout\n']);
   });
 });
 
