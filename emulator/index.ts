@@ -14,11 +14,12 @@ import type { KindRegistry } from './api/types';
 import { validateObject } from './api/validation';
 import type { VersionInfo } from './api/version';
 import { createHarvesterRegistry } from './kinds';
-import { installHarvester, HarvesterHandle, HarvesterOptions, SeedOptions, seedHarvester } from './harvester';
+import { installHarvester, HarvesterHandle, HarvesterOptions, HostSizing, SeedOptions, seedHarvester, seedHosts } from './harvester';
 import { seededRandom, type FaultRule } from './faults/rules';
 import { GuestClusterOptions, GuestEmulator, startGuestCluster } from './guest-cluster';
 import { ClusterEndpoint, serveCluster, ServedCluster, withEndpoint } from './serve-cluster';
 import { installServiceAccountTokens, serviceAccountAuthenticator, TokensControllerHandle } from './rbac/service-account-tokens';
+import { installRke2Guests, Rke2Handle, Rke2Options } from './guest/rke2';
 
 export { ApiServer } from './api/server';
 export { ObjectStore } from './api/store';
@@ -27,10 +28,11 @@ export { RequestJournal } from './faults/journal';
 export type { JournalEntry, JournalQuery } from './faults/journal';
 export type { FaultRule, FaultAction, FaultMatch, WatchDropMode } from './faults/rules';
 export { loadFaultRules } from './faults/load';
-export type { HarvesterHandle, HarvesterOptions, SeedOptions } from './harvester';
+export type { HarvesterHandle, HarvesterOptions, SeedOptions, HostSizing } from './harvester';
 export type { GuestClusterOptions, GuestEmulator } from './guest-cluster';
 export type { ClusterEndpoint } from './serve-cluster';
 export type { GuestHandle, GuestDelays } from './guest';
+export type { Rke2Handle, Rke2Options, Rke2Delays, Rke2Endpoint, Rke2ClusterInfo, Rke2NodeInfo } from './guest/rke2';
 export { ManualClock, RealClock } from './clock';
 export type { Clock } from './clock';
 
@@ -60,8 +62,13 @@ export interface EmulatorOptions {
   tokenTtlMs?: number;
   /** Fault rules active from the first request (more can be added at runtime through `faults`). */
   faults?: FaultRule[];
-  /** Replaces parts of the seeded cluster content (namespaces, nodes, images, networks, key pairs, pools). */
+  /** Replaces parts of the seeded cluster content (namespaces, nodes, images, networks, key pairs, pools, settings). */
   seedData?: SeedOptions;
+  /**
+   * Sizes of the seeded hosts (count, cores, memory, max pods, system-pod requests); ignored when
+   * `seedData.nodes` lists the hosts. @default 3 hosts of 64 cores, 1 TiB, 200 pods
+   */
+  hosts?: HostSizing;
   /** Serve HTTPS (kubectl sends tokens only over TLS). @default true */
   tls?: boolean;
   /** Clock for timestamps, token expiry and controller delays. @default a RealClock */
@@ -72,6 +79,11 @@ export interface EmulatorOptions {
   version?: VersionInfo;
   /** Start a guest RKE2 cluster API as well (for the cloud provider side). */
   guest?: GuestClusterOptions;
+  /**
+   * Guest RKE2 clusters from VM user data (docs/emulator.md §"Guest RKE2 clusters"): on with the controllers
+   * unless false.
+   */
+  rke2?: Rke2Options | false;
 }
 
 /** A running emulator: its endpoint (kubeconfig, url, token, faults, journal) plus the simulated cluster. */
@@ -84,6 +96,8 @@ export interface Emulator extends ClusterEndpoint {
   /** Admin handle of the simulated Harvester; undefined with `controllers: false`. */
   readonly harvester?: HarvesterHandle;
   readonly guest?: GuestEmulator;
+  /** The RKE2 guest simulation (clusters, nodes, endpoints); undefined with `controllers: false` or `rke2: false`. */
+  readonly rke2?: Rke2Handle;
   /** Stop controllers, end watches, close the servers. Idempotent. */
   stop(): Promise<void>;
 }
@@ -95,7 +109,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   // With a seed, generated names (generateName) are reproducible too.
   const random = options.seed !== undefined ? seededRandom(options.seed ^ 0x5eed) : undefined;
   const store = new ObjectStore(registry, clock, { validate: validateObject, random });
-  seedHarvester(store, options.seedData);
+  seedHarvester(store, options.hosts && !options.seedData?.nodes ? { ...options.seedData, nodes: seedHosts(options.hosts) } : options.seedData);
   let harvester: HarvesterHandle | undefined;
   if (options.controllers !== false) {
     const hopts: HarvesterOptions = { ...(options.harvester ?? {}) };
@@ -135,16 +149,19 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   // kube-controller-manager's tokens controller: fills service-account token Secrets with the served CA.
   const tokens: TokensControllerHandle | undefined = installServiceAccountTokens(store, clock, served.tls?.caCert);
 
+  const saTokens = serviceAccountAuthenticator(store);
+  const harvesterIdentity = (token: string) => {
+    const admin = served.tokens.userFor(token);
+    return admin !== undefined ? { user: admin } : saTokens?.(token);
+  };
+  const rke2 = harvester && options.rke2 !== false ? installRke2Guests(store, clock, { ...(options.rke2 ?? {}), identity: harvesterIdentity }) : undefined;
+
   let guest: GuestEmulator | undefined;
   if (options.guest) {
     try {
-      const saTokens = serviceAccountAuthenticator(store);
-      const harvesterIdentity = (token: string) => {
-        const admin = served.tokens.userFor(token);
-        return admin !== undefined ? { user: admin } : saTokens?.(token);
-      };
       guest = await startGuestCluster({ ...options.guest, clock, harvesterStore: store, tls: options.tls !== false, seed: options.seed, harvesterIdentity });
     } catch (err) {
+      await rke2?.stop();
       await served.server.close();
       tokens?.stop();
       stopInternals();
@@ -160,11 +177,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     caCert: served.tls?.caCert,
     harvester,
     guest,
+    rke2,
     stop() {
       stopped ??= (async () => {
         tokens?.stop();
         stopInternals();
-        await Promise.all([served.server.close(), guest?.stop()]);
+        await Promise.all([served.server.close(), guest?.stop(), rke2?.stop()]);
         await store.settle();
       })();
       return stopped;

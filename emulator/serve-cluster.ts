@@ -7,7 +7,7 @@ import { TokenTable } from './api/auth';
 import { rbacKinds } from './rbac/authorizer';
 import { serviceAccountAuthenticator } from './rbac/service-account-tokens';
 import { buildKubeconfig, writeKubeconfig } from './api/kubeconfig';
-import { ApiServer } from './api/server';
+import { ApiServer, ApiServerOptions } from './api/server';
 import type { ObjectStore } from './api/store';
 import { createTlsMaterial, TlsMaterial } from './api/tls';
 import type { VersionInfo } from './api/version';
@@ -24,6 +24,11 @@ export interface ServedCluster {
   tls?: TlsMaterial;
   url: string;
   kubeconfig(): string;
+  /**
+   * One more listener over the same store, tokens, faults and journal (a guest cluster's API on each server's
+   * address and behind each load balancer), with its own serving certificate. Close it with `close()`.
+   */
+  listen(o: { host: string; port: number; tls: TlsMaterial }): Promise<ApiServer>;
 }
 
 /** Start an API server over `store` with its own token, kubeconfig, faults and journal. */
@@ -41,15 +46,19 @@ export async function serveCluster(o: {
   version?: VersionInfo;
   kubeconfigPath?: string;
   contextName: string;
+  /** Serve with this material instead of a fresh throwaway CA (a guest cluster's own server CA). */
+  tlsMaterial?: TlsMaterial;
+  clientCertificates?: ApiServerOptions['clientCertificates'];
+  availability?: ApiServerOptions['availability'];
 }): Promise<ServedCluster> {
-  const tls = o.tls ? await createTlsMaterial(o.host && o.host !== '127.0.0.1' && o.host !== 'localhost' ? [o.host] : []) : undefined;
+  const tls = o.tlsMaterial ?? (o.tls ? await createTlsMaterial(o.host && o.host !== '127.0.0.1' && o.host !== 'localhost' ? [o.host] : []) : undefined);
   const tokens = new TokenTable(o.clock);
   tokens.issue({ ttlMs: o.tokenTtlMs });
   const faults = new Faults({ seed: o.seed, rules: o.faults });
   const journal = new RequestJournal();
   // A store serving ServiceAccounts and RBAC (the Harvester one) authenticates their tokens and enforces RBAC.
   const kinds = rbacKinds(o.store.registry);
-  const server = new ApiServer({
+  const shared: ApiServerOptions = {
     serviceAccountTokens: serviceAccountAuthenticator(o.store),
     rbac: kinds ? { store: o.store, kinds } : undefined,
     store: o.store,
@@ -57,13 +66,13 @@ export async function serveCluster(o: {
     tokens,
     faults,
     journal,
-    tls,
-    host: o.host,
-    port: o.port,
     latencyMs: o.latencyMs,
     bookmarkIntervalMs: o.bookmarkIntervalMs,
     version: o.version,
-  });
+    clientCertificates: o.clientCertificates,
+    availability: o.availability,
+  };
+  const server = new ApiServer({ ...shared, tls, host: o.host, port: o.port });
   const url = await server.listen();
   let kubeconfig = '';
   const render = (): void => {
@@ -85,7 +94,12 @@ export async function serveCluster(o: {
     },
     compact: () => o.store.compact(),
   });
-  return { server, tokens, faults, journal, tls, url, kubeconfig: () => kubeconfig };
+  const listen = async (l: { host: string; port: number; tls: TlsMaterial }): Promise<ApiServer> => {
+    const extra = new ApiServer({ ...shared, tls: l.tls, host: l.host, port: l.port });
+    await extra.listen();
+    return extra;
+  };
+  return { server, tokens, faults, journal, tls, url, kubeconfig: () => kubeconfig, listen };
 }
 
 /** What both emulator handles (Harvester and guest) expose about their endpoint; kubeconfig and token follow rotation. */

@@ -64,8 +64,11 @@ export function resourceProps(className: string, name: string, args: object | un
       if (props[key] !== undefined && props[key] !== null) props[key] = pulumi.secret(props[key] as pulumi.Input<unknown>);
     }
     if (entry.nameInput && (props[entry.nameInput] === undefined || props[entry.nameInput] === null)) props[entry.nameInput] = name;
+    declaredClasses.add(className);
     const fromProgram = inputsFromProgram(entry, props);
-    if (fromProgram.length) props[PROGRAM_REFS_KEY] = fromProgram;
+    const unset = unsetReferences(entry, props);
+    if (unset.length) props[PROGRAM_REFS_KEY] = withUnsetDeclared(fromProgram, unset);
+    else if (fromProgram.length) props[PROGRAM_REFS_KEY] = fromProgram;
   }
   for (const key of Object.keys(entry.outputs.shape)) if (!(key in props)) props[key] = undefined;
   return props as pulumi.Inputs;
@@ -118,6 +121,30 @@ function pathsFromProgram(props: Record<string, unknown>, pattern: string, class
 export function inputsFromProgram(entry: ResourceEntry, props: Record<string, unknown>): string[] {
   const paths = Object.entries(inputReferences(entry.inputs)).flatMap(([pattern, target]) => pathsFromProgram(props, pattern, target));
   return [...new Set(paths)].sort(naturalCompare);
+}
+
+/** The classes of our resources this program has declared so far (this process runs one program). */
+const declaredClasses = new Set<string>();
+
+/**
+ * The optional top-level reference inputs left unset, with their class (e.g. a load balancer without `ipPool`,
+ * for which Harvester then chooses a pool): a resource of that class the program declares may be the one used.
+ */
+function unsetReferences(entry: ResourceEntry, props: Record<string, unknown>): [string, string][] {
+  return Object.entries(inputReferences(entry.inputs)).filter(([path]) => /^\w+$/.test(path) && (props[path] === undefined || props[path] === null));
+}
+
+/**
+ * `fromProgram` plus the unset references whose class the program declares, once the program has declared its
+ * resources: resolved on the event loop's next turn, after the program's synchronous body (a resource declared after
+ * an `await` in an async program is not seen: referencing it, e.g. `ipPool: pool.name`, is the sure way, and also
+ * orders the creates). Undefined when nothing is named.
+ */
+function withUnsetDeclared(fromProgram: string[], unset: [string, string][]): Promise<string[] | undefined> {
+  return new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
+    const named = [...fromProgram, ...unset.filter(([, className]) => declaredClasses.has(className)).map(([path]) => path)];
+    return named.length ? [...new Set(named)].sort(naturalCompare) : undefined;
+  });
 }
 
 /** resourceOptions adds the resource's derived secret outputs (digests of secrets, …) to additionalSecretOutputs. */

@@ -5,24 +5,30 @@
  * 1. journal the request (method, URL, content types, User-Agent — never the Authorization header);
  * 2. route it (router.ts) and resolve the resource against the registry;
  * 3. evaluate fault rules (latency, errors, reset, token expiry, conflicts, watch drops);
- * 4. authenticate the bearer token (401 Status when missing/expired; /version and health are public): the
- *    emulator's own (admin) tokens, then service-account tokens;
- * 5. for RBAC-governed users (service accounts, impersonation): RBAC authorization (kube-apiserver's 403);
- * 6. answer: version, health, discovery, OpenAPI, or a resource request (resource-handler.ts).
+ * 4. authenticate: a verified client certificate when the server takes them, else the bearer token (401 Status
+ *    when missing/expired; /version and health are public): the emulator's own (admin) tokens, then
+ *    service-account tokens;
+ * 5. for RBAC-governed users (service accounts, impersonation, certificates outside system:masters): RBAC
+ *    authorization (kube-apiserver's 403);
+ * 6. answer: version, health, discovery, OpenAPI, or a resource request (resource-handler.ts; 503 first when
+ *    `availability` says the storage is down).
  * Every error is a Status body built from StatusError (text/plain only for APF-style 429).
  */
 import { randomUUID } from 'node:crypto';
 import http, { IncomingMessage, ServerResponse } from 'node:http';
 import https from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
+import type { PeerCertificate, TLSSocket } from 'node:tls';
 import type { Clock } from '../clock';
 import { StatusError, internalError, methodNotAllowed, pathNotFound } from './errors';
 import type { ObjectStore } from './store';
 import type { KindInfo } from './types';
 import { qualifiedResource } from './types';
-import { TokenAuthenticator, TokenTable, authenticate } from './auth';
+import { Authenticated, TokenAuthenticator, TokenTable, authenticate } from './auth';
 import { accessReviewKind, answerAccessReview, attributesOf, authorizeRequest, impersonate, RbacContext } from '../rbac/request';
 import {
+  servesSubresource,
+  subresourceVerbs,
   aggregatedContentType,
   aggregatedDiscovery,
   legacyCoreVersions,
@@ -34,6 +40,7 @@ import {
 import { send, sendJson, sendStatusError } from './http-io';
 import { OpenApiPublisher } from './openapi';
 import { handleResource } from './resource-handler';
+import { KUBEVIRT_SUBRESOURCE_GROUP, handleKubevirtSubresource, kubevirtVerb } from './kubevirt-subresources';
 import { ResourceRoute, Route, isWatchQuery, parseRoute, resourceVerb } from './router';
 import type { TlsMaterial } from './tls';
 import { DEFAULT_VERSION_INFO, VersionInfo, healthBody } from './version';
@@ -65,6 +72,14 @@ export interface ApiServerOptions {
   serviceAccountTokens?: TokenAuthenticator;
   /** RBAC for service accounts and impersonated users; without it every authenticated user may do anything. */
   rbac?: RbacContext;
+  /**
+   * Client-certificate authentication (kube-apiserver's --client-ca-file): TLS asks for a certificate, and one
+   * that chains to `ca` is the identity `identify` gives it (tried before the bearer token, as the apiserver's
+   * union authenticator does). Used by the guest RKE2 clusters (emulator/guest/rke2).
+   */
+  clientCertificates?: { ca: string; identify(cert: PeerCertificate): Authenticated | undefined };
+  /** Asked before a resource request is served; a StatusError answers it instead (a guest API without etcd quorum). */
+  availability?: () => StatusError | undefined;
 }
 
 const PUBLIC_ROUTES = new Set<Route['type']>(['version', 'health']);
@@ -98,7 +113,10 @@ export class ApiServer {
       void this.handle(req, res);
     };
     const tls = this.options.tls;
-    const server = tls ? https.createServer({ key: tls.key, cert: tls.cert }, handler) : http.createServer(handler);
+    const clientCa = this.options.clientCertificates?.ca;
+    const server = tls
+      ? https.createServer({ key: tls.key, cert: tls.cert, ...(clientCa ? { ca: clientCa, requestCert: true, rejectUnauthorized: false } : {}) }, handler)
+      : http.createServer(handler);
     // Keep-alive connections from kubectl would otherwise hold close() open.
     server.keepAliveTimeout = 30_000;
     server.on('connection', (socket: Socket) => {
@@ -158,9 +176,13 @@ export class ApiServer {
       let kind: KindInfo | undefined;
       // undefined for a method the resource path does not support (405 after authentication).
       let resourceVerbName: string | undefined;
+      const kubevirtSubresource = route.type === 'resource' && route.group === KUBEVIRT_SUBRESOURCE_GROUP;
       if (route.type === 'resource') {
-        kind = this.resolveKind(route);
-        resourceVerbName = this.resourceVerbOf(method, route, kind, watch);
+        if (kubevirtSubresource) resourceVerbName = kubevirtVerb(method);
+        else {
+          kind = this.resolveKind(route);
+          resourceVerbName = this.resourceVerbOf(method, route, kind, watch);
+        }
         Object.assign(entry, { resource: route.plural, namespace: route.namespace, name: route.name, subresource: route.subresource });
       }
       const verb = resourceVerbName ?? method.toLowerCase();
@@ -179,7 +201,7 @@ export class ApiServer {
       }
       if (action?.type === 'error' || action?.type === 'unauthorized') throw faultError(action);
 
-      let auth = authenticate(req, this.options.tokens, PUBLIC_ROUTES.has(route.type), this.options.serviceAccountTokens);
+      let auth = this.certificateIdentity(req) ?? authenticate(req, this.options.tokens, PUBLIC_ROUTES.has(route.type), this.options.serviceAccountTokens);
       const rbac = this.options.rbac;
       if (rbac) {
         // The admin path pays one header lookup; only RBAC-governed users are authorized rule by rule.
@@ -191,9 +213,15 @@ export class ApiServer {
           return;
         }
       }
+      if (route.type === 'resource' && kubevirtSubresource) {
+        await handleKubevirtSubresource(req, res, method, route, this.kubevirtDeps());
+        return;
+      }
       if (route.type === 'resource') {
         if (kind === undefined) throw pathNotFound();
         if (resourceVerbName === undefined) throw methodNotAllowed();
+        const unavailable = this.options.availability?.();
+        if (unavailable) throw unavailable;
         await handleResource(
           { req, res, query: url.searchParams, route, kind, verb: resourceVerbName, user: auth.user, decision },
           {
@@ -220,6 +248,14 @@ export class ApiServer {
     }
   }
 
+  /** The identity of a verified client certificate, if the server takes them and the client sent one. */
+  private certificateIdentity(req: IncomingMessage): Authenticated | undefined {
+    const certificates = this.options.clientCertificates;
+    const socket = req.socket as TLSSocket;
+    if (!certificates || !socket.authorized) return undefined;
+    return certificates.identify(socket.getPeerCertificate());
+  }
+
   /** Fill the journal entry from the response as it goes out. */
   private instrument(res: ServerResponse, entry: JournalEntry, started: number): void {
     const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => ServerResponse;
@@ -236,12 +272,22 @@ export class ApiServer {
     });
   }
 
+  /** The kinds KubeVirt's subresource handlers write (404 for everything when the registry lacks them). */
+  private kubevirtDeps(): Parameters<typeof handleKubevirtSubresource>[4] {
+    const registry = this.options.store.registry;
+    const vm = registry.byKind('kubevirt.io/v1', 'VirtualMachine');
+    const vmi = registry.byKind('kubevirt.io/v1', 'VirtualMachineInstance');
+    const migration = registry.byKind('kubevirt.io/v1', 'VirtualMachineInstanceMigration');
+    if (!vm || !vmi || !migration) throw pathNotFound();
+    return { store: this.options.store, vm, vmi, migration };
+  }
+
   private resolveKind(route: ResourceRoute): KindInfo | undefined {
     const kind = this.options.store.registry.byResource(route.group, route.version, route.plural);
     if (!kind) return undefined;
     if (!kind.namespaced && route.namespace !== undefined) return undefined;
     if (kind.namespaced && route.namespace === undefined && route.name !== undefined) return undefined;
-    if (route.subresource !== undefined && !(route.subresource === 'status' && kind.statusSubresource)) return undefined;
+    if (route.subresource !== undefined && !servesSubresource(kind, route.subresource)) return undefined;
     return kind;
   }
 
@@ -251,7 +297,7 @@ export class ApiServer {
     if (verb === undefined) return undefined;
     // The all-namespaces path of a namespaced kind serves only list and watch.
     if (kind?.namespaced && route.namespace === undefined && verb !== 'list' && verb !== 'watch') return undefined;
-    if (route.subresource !== undefined && !['get', 'update', 'patch'].includes(verb)) return undefined;
+    if (route.subresource !== undefined && !(subresourceVerbs(route.subresource) ?? []).includes(verb)) return undefined;
     return verb;
   }
 

@@ -13,7 +13,7 @@
  * port) picks the first candidate, then the next free one.
  */
 import { createHash } from 'node:crypto';
-import { formatIPv4 } from '../controllers/ipv4';
+import { formatIPv4 } from '../util/ipv4';
 import type { KubeObject } from './types';
 
 const NODE_PORT_MIN = 30000;

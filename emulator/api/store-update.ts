@@ -29,7 +29,7 @@ export function prepareUpdate(
   kind: KindInfo,
   old: KubeObject,
   body: KubeObject,
-  subresource: 'status' | undefined,
+  subresource: 'status' | 'finalize' | undefined,
   managedFields?: ManagedFieldsEntry[],
 ): KubeObject {
   let next: KubeObject;

@@ -14,7 +14,7 @@
 import { parse } from 'yaml';
 import { KindInfo, KubeObject, StoreReader } from '../api/types';
 import type { HarvesterKinds } from './kinds';
-import { field, specOf } from './object-util';
+import { field, specOf } from '../util/objects';
 
 const AGENT = 'qemu-guest-agent';
 const AGENT_UNITS = new Set([AGENT, `${AGENT}.service`]);
@@ -103,17 +103,23 @@ export function cloudConfigRunsGuestAgent(userData: string | undefined): boolean
 export const ANN_GUEST_AGENT_PREINSTALLED = 'emulator.harvester-iac.io/guest-agent-preinstalled';
 const ANN_IMAGE_ID = 'harvesterhci.io/imageId';
 
-/** True when a disk of the VMI was made from an image marked as running the agent. */
-function bootsAgentImage(vmi: KubeObject, store: StoreReader, kinds: HarvesterKinds): boolean {
+/** The images the VMI's disks were made from (through their PVCs' `harvesterhci.io/imageId`). */
+export function imagesOfVmi(vmi: KubeObject, store: StoreReader, kinds: HarvesterKinds): KubeObject[] {
   const namespace = String(vmi.metadata.namespace);
   const volumes = (specOf(vmi).volumes as Record<string, unknown>[] | undefined) ?? [];
-  return volumes.some((volume) => {
+  return volumes.flatMap((volume) => {
     const claim = field<string>(volume, 'persistentVolumeClaim', 'claimName');
     const imageId = claim ? store.get(kinds.pvc, namespace, claim)?.metadata.annotations?.[ANN_IMAGE_ID] : undefined;
-    if (!imageId || !imageId.includes('/')) return false;
+    if (!imageId || !imageId.includes('/')) return [];
     const [ins, iname] = imageId.split('/', 2);
-    return store.get(kinds.image, ins, iname)?.metadata.annotations?.[ANN_GUEST_AGENT_PREINSTALLED] === 'true';
+    const image = store.get(kinds.image, ins, iname);
+    return image ? [image] : [];
   });
+}
+
+/** True when a disk of the VMI was made from an image marked as running the agent. */
+function bootsAgentImage(vmi: KubeObject, store: StoreReader, kinds: HarvesterKinds): boolean {
+  return imagesOfVmi(vmi, store, kinds).some((image) => image.metadata.annotations?.[ANN_GUEST_AGENT_PREINSTALLED] === 'true');
 }
 
 /** Whether the VMI's guest will report an IP through the agent. */

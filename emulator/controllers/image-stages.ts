@@ -20,10 +20,10 @@
 import { StatusError } from '../api/errors';
 import { KubeObject, Store } from '../api/types';
 import { Clock } from '../clock';
-import { fnv1a } from './hashing';
+import { fnv1a } from '../util/hashing';
 import { HarvesterKinds } from './kinds';
 import { ResolvedHarvesterOptions } from './options';
-import { Condition, addFinalizer, deleteIfPresent, field, findCondition, hasFinalizer, isDeleting, removeFinalizer, setCondition, statusOf, timestamp } from './object-util';
+import { Condition, addFinalizer, deleteIfPresent, field, findCondition, hasFinalizer, isDeleting, removeFinalizer, setCondition, statusOf, timestamp } from '../util/objects';
 import { Stage } from './stages';
 
 /** Fault knob: an image carrying this annotation fails to import with the annotation's value as the error. */

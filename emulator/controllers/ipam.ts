@@ -13,8 +13,8 @@
  * IPv4 only. Error texts are those of load-balancer-harvester v0.4.3 and later (Harvester v1.4+).
  */
 import { KubeObject } from '../api/types';
-import { Cidr, cidrContains, formatCidr, formatIPv4, maskOf, parseCidr, parseIPv4 } from './ipv4';
-import { field } from './object-util';
+import { Cidr, cidrContains, formatCidr, formatIPv4, maskOf, parseCidr, parseIPv4 } from '../util/ipv4';
+import { field } from '../util/objects';
 
 /** An IPPool `spec.ranges[]` entry as written. */
 export interface RangeSpec {

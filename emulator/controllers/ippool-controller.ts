@@ -9,9 +9,9 @@
 import { Clock } from '../clock';
 import { Store } from '../api/types';
 import { rangeSetContains, rangeSetOf, totalOf } from './ipam';
-import { parseIPv4 } from './ipv4';
+import { parseIPv4 } from '../util/ipv4';
 import { HarvesterKinds } from './kinds';
-import { Condition, clone, isDeleting, setCondition, statusOf, timestamp, writeChanges } from './object-util';
+import { Condition, clone, isDeleting, setCondition, statusOf, timestamp, writeChanges } from '../util/objects';
 import { Controller, ErrorSink, splitKey } from './runtime';
 
 /** Builds the IPPool status controller. */

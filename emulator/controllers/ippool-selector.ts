@@ -2,12 +2,12 @@
  * Which IPPool serves a LoadBalancer (load-balancer-harvester pkg/ipam/selector.go, controller.go
  * selectIPPool): pools whose `selector.network` equals the LB's network annotation and one of whose scope
  * tuples matches (project, namespace, guestCluster; `*` on either side matches anything) — the highest
- * priority wins (ties: the last one listed) — else the global pool. Cluster-type LBs retry in "loose" mode,
+ * priority wins (ties: the last one listed), the global pool never among them — else the global pool. Cluster-type LBs retry in "loose" mode,
  * where an empty project/guestCluster in a pool's scope matches anything.
  */
 import { KubeObject } from '../api/types';
-import { ANN_LB_CLUSTER, ANN_LB_NAMESPACE, ANN_LB_NETWORK, ANN_LB_PROJECT } from './names';
-import { field } from './object-util';
+import { ANN_LB_CLUSTER, ANN_LB_NAMESPACE, ANN_LB_NETWORK, ANN_LB_PROJECT } from '../util/names';
+import { field } from '../util/objects';
 
 /** One scope tuple. */
 export interface ScopeTuple {
@@ -74,7 +74,11 @@ function select(pools: KubeObject[], r: PoolRequirement, loose: boolean): KubeOb
   let global: KubeObject | undefined;
   let priority = 0;
   for (const pool of pools) {
-    if (isGlobalPool(pool)) global = pool;
+    // Upstream sets the global pool aside: it is only the fallback, never a candidate of its priority.
+    if (isGlobalPool(pool)) {
+      global = pool;
+      continue;
+    }
     const selector = field<PoolSelector>(pool, 'spec', 'selector');
     const p = Number(selector?.priority ?? 0);
     if (selectorMatches(selector, r, loose) && p >= priority) {

@@ -9,7 +9,7 @@
 import { KubeObject } from '../api/types';
 import { Clock } from '../clock';
 import { deepEqual } from '../api/store-json';
-import { clone, Condition, field, isDeleting, setCondition, statusOf, timestamp } from './object-util';
+import { clone, Condition, field, isDeleting, setCondition, statusOf, timestamp } from '../util/objects';
 import { ResolvedHarvesterOptions } from './options';
 import { legacyMd5Fingerprint, parseAuthorizedKeyText } from './ssh-public-key';
 import { Stage } from './stages';

@@ -6,7 +6,7 @@
  */
 import { KubeObject, StoreReader } from '../api/types';
 import { HarvesterKinds } from './kinds';
-import { field } from './object-util';
+import { field } from '../util/objects';
 import { firstIPv4 } from './vm-network';
 
 /** The VMIs an LB selects. */

@@ -9,8 +9,8 @@ import { KubeObject, StoreReader } from '../api/types';
 import { HarvesterKinds } from './kinds';
 import {
   ANN_MATCHED_NODES, ANN_RWX_NETWORK, ANN_STORAGE_NETWORK, ANN_UPLINK_MTU, LABEL_CLUSTER_NETWORK, LABEL_WITNESS_NODE,
-} from './names';
-import { field, isDeleting } from './object-util';
+} from '../util/names';
+import { field, isDeleting } from '../util/objects';
 
 export interface TrunkItem { minID?: number; maxID?: number; id?: number }
 

@@ -13,11 +13,11 @@
  */
 import { Clock } from '../clock';
 import { KubeObject, Store } from '../api/types';
-import { formatCidr, formatIPv4, hostRange, parseCidr } from './ipv4';
+import { formatCidr, formatIPv4, hostRange, parseCidr } from '../util/ipv4';
 import { HarvesterKinds } from './kinds';
-import { ANN_NETWORK_ROUTE, ANN_UPLINK_MTU, LABEL_CLUSTER_NETWORK, MGMT_CLUSTER_NETWORK } from './names';
+import { ANN_NETWORK_ROUTE, ANN_UPLINK_MTU, LABEL_CLUSTER_NETWORK, MGMT_CLUSTER_NETWORK } from '../util/names';
 import { DEFAULT_MTU, decodeNetConf, isOverlayType, matchedNodesOf, networkTypeOf, RouteConf, vlanConfigsOf } from './netconf';
-import { Condition, clone, field, isDeleting, setCondition, statusOf, timestamp, writeChanges } from './object-util';
+import { Condition, clone, field, isDeleting, setCondition, statusOf, timestamp, writeChanges } from '../util/objects';
 import { ResolvedHarvesterOptions } from './options';
 import { Controller, ErrorSink, objectKey, splitKey } from './runtime';
 import { networkLabels } from '../webhooks/network-attachment-definition';

@@ -5,8 +5,8 @@
  */
 import { KubeObject } from '../api/types';
 import { ResolvedHarvesterOptions } from './options';
-import { field, isDeleting, specOf, statusOf } from './object-util';
-import { parseQuantity } from './quantity';
+import { field, isDeleting, specOf, statusOf } from '../util/objects';
+import { parseQuantity } from '../util/quantity';
 import { Stage } from './stages';
 
 function requested(pvc: KubeObject): unknown {

@@ -9,7 +9,7 @@
  */
 import { Clock } from '../clock';
 import { KindInfo, KubeObject, Store } from '../api/types';
-import { clone, writeChanges } from './object-util';
+import { clone, writeChanges } from '../util/objects';
 import { Controller, ErrorSink, KeyMapper, splitKey } from './runtime';
 
 /** One transition row. */

@@ -30,7 +30,7 @@ import {
   FINALIZER_VM_CLEANUP,
   LABEL_GUEST_CLUSTER,
   LABEL_LB_CLUSTER,
-} from './names';
+} from '../util/names';
 import {
   addFinalizer,
   annotationsOf,
@@ -41,7 +41,7 @@ import {
   removeFinalizer,
   timestamp,
   writeChanges,
-} from './object-util';
+} from '../util/objects';
 import { Controller, ErrorSink, splitKey } from './runtime';
 import { desiredVmStatus, runStrategyOf, wantsRunning } from './vm-status';
 import { ensureClaims, removeClaimsOfDeletedVm } from './vm-volumes';

@@ -10,9 +10,9 @@
  */
 import { KubeObject, Store } from '../api/types';
 import { HarvesterKinds } from './kinds';
-import { ANN_REMOVED_PVCS, ANN_VOLUME_CLAIM_TEMPLATES } from './names';
-import { clone, deleteIfPresent, field, specOf, writeChanges } from './object-util';
-import { parseQuantity } from './quantity';
+import { ANN_REMOVED_PVCS, ANN_VOLUME_CLAIM_TEMPLATES } from '../util/names';
+import { clone, deleteIfPresent, field, specOf, writeChanges } from '../util/objects';
+import { parseQuantity } from '../util/quantity';
 
 /** One entry of the volumeClaimTemplates annotation (a PersistentVolumeClaim, loosely typed). */
 export interface ClaimTemplate {

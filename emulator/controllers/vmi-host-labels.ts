@@ -8,8 +8,8 @@
 import { Clock } from '../clock';
 import { Store } from '../api/types';
 import { HarvesterKinds } from './kinds';
-import { CREATOR_NODE_DRIVER, LABEL_CREATOR, LABEL_HOSTNAME, LABEL_REGION, LABEL_ZONE } from './names';
-import { annotationsOf, clone, field, isDeleting, writeChanges } from './object-util';
+import { CREATOR_NODE_DRIVER, LABEL_CREATOR, LABEL_HOSTNAME, LABEL_REGION, LABEL_ZONE } from '../util/names';
+import { annotationsOf, clone, field, isDeleting, writeChanges } from '../util/objects';
 import { Controller, ErrorSink, splitKey } from './runtime';
 
 /** The host labels mirrored onto node-driver VMIs. */

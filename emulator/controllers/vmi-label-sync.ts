@@ -6,7 +6,7 @@
  * from the VM's own labels.
  */
 import { KubeObject } from '../api/types';
-import { field } from './object-util';
+import { field } from '../util/objects';
 
 const KUBEVIRT_PREFIX = 'kubevirt.io';
 const EXTRA_SYNCED = ['harvesterhci.io/maintain-mode-strategy'];

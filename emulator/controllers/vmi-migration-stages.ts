@@ -14,8 +14,8 @@
  * new host's topology labels, and a guest cloud provider ≥ v0.2.0 re-syncs its Node.
  */
 import { KubeObject } from '../api/types';
-import { LABEL_KUBEVIRT_NODE_NAME, LABEL_MIGRATION_TARGET_NODE } from './names';
-import { field, isDeleting, labelsOf, statusOf, timestamp } from './object-util';
+import { LABEL_KUBEVIRT_NODE_NAME, LABEL_MIGRATION_TARGET_NODE } from '../util/names';
+import { field, isDeleting, labelsOf, statusOf, timestamp } from '../util/objects';
 import { isUnfinished, MigrationStageContext, migrationInFlight, migrationsOfVmi } from './migration-stages';
 import { Stage } from './stages';
 

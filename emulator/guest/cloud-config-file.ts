@@ -8,12 +8,12 @@ import { gunzipSync } from 'node:zlib';
 import { parse } from 'yaml';
 import type { KindInfo, KubeObject, StoreReader } from '../api/types';
 import { userDataOf } from '../controllers/guest-agent';
-import { field } from '../controllers/object-util';
+import { field } from '../util/objects';
 
 export const CLOUD_CONFIG_PATHS = ['/etc/kubernetes/cloud-config', '/var/lib/rancher/rke2/etc/config-files/cloud-provider-config'];
 
 /** A write_files entry's content as cloud-init decodes it (b64/base64, gzip+base64, or plain text). */
-function decodeContent(entry: Record<string, unknown>): string {
+export function decodeContent(entry: Record<string, unknown>): string {
   const content = typeof entry.content === 'string' ? entry.content : '';
   const encoding = String(entry.encoding ?? '').toLowerCase();
   if (['gz+b64', 'gz+base64', 'gzip+b64', 'gzip+base64'].includes(encoding)) return gunzipSync(Buffer.from(content, 'base64')).toString('utf8');

@@ -2,7 +2,8 @@
  * Guest Nodes of the simulated RKE2 cluster, keyed by the Harvester VM name (Rancher runs kubelet with
  * `--hostname-override=<vm name>`, shared research §A.13):
  *
- * 1. kubelet registration: once the VM's VMI is Running (after delays.nodeRegister), a Node named like the VM
+ * 1. kubelet registration (unless options.kubelet is false, when the RKE2 simulation registers the Nodes and
+ *    this controller is the cloud provider only): once the VM's VMI is Running (after delays.nodeRegister), a Node named like the VM
  *    appears with taint `node.cloudprovider.kubernetes.io/uninitialized=true:NoSchedule` (kubelet
  *    `--cloud-provider=external`), status Ready and nodeInfo.kubeletVersion;
  * 2. cloud-node initialisation (k8s cloud-provider node controller + harvester-cloud-provider instances, §B.4):
@@ -27,10 +28,10 @@ import {
   LABEL_ZONE,
   LABEL_ZONE_BETA,
   TAINT_UNINITIALIZED,
-} from '../controllers/names';
-import { clone, deleteIfPresent, field, healthyNodeConditions, isDeleting, kubeletNodeLabels, specOf, timestamp, writeChanges } from '../controllers/object-util';
+} from '../util/names';
+import { clone, deleteIfPresent, field, healthyNodeConditions, isDeleting, kubeletNodeLabels, specOf, timestamp, writeChanges } from '../util/objects';
 import { firstIPv4 } from '../controllers/vm-network';
-import { parseQuantity } from '../controllers/quantity';
+import { parseQuantity } from '../util/quantity';
 import { Controller, ErrorSink } from '../controllers/runtime';
 import { ResolvedGuestOptions } from './options';
 
@@ -62,7 +63,8 @@ function taintsOf(node: KubeObject): Taint[] {
   return field<Taint[]>(node, 'spec', 'taints') ?? [];
 }
 
-function capacityOf(vm: KubeObject): Record<string, string> {
+/** A Node's capacity from its VM's CPU and memory (what the kubelet reports). */
+export function capacityOf(vm: KubeObject): Record<string, string> {
   const cpu = field<Record<string, number>>(vm, 'spec', 'template', 'spec', 'domain', 'cpu') ?? {};
   const cores = (cpu.cores ?? 1) * (cpu.sockets ?? 1) * (cpu.threads ?? 1);
   const memory = parseQuantity(field(vm, 'spec', 'template', 'spec', 'domain', 'resources', 'limits', 'memory')) ?? 2 ** 32;
@@ -159,7 +161,9 @@ export function createGuestNodeController(ctx: GuestNodeContext): Controller {
   function reconcile(name: string): number | undefined {
     const vm = harvester.get(hk.vm, options.namespace, name);
     const node = guest.get(gk.node, undefined, name);
-    const ours = vm && vm.metadata.labels?.[LABEL_GUEST_CLUSTER] === options.clusterName;
+    // As the kubelets' stand-in, only the cluster's labelled VMs; as the cloud provider alone, any VM of its
+    // namespace named like a Node (InstanceMetadata looks the VM up by the node name).
+    const ours = vm && (!options.kubelet || vm.metadata.labels?.[LABEL_GUEST_CLUSTER] === options.clusterName);
     if (!ours) {
       dueAt.delete(name);
       const providerId = field<string>(node, 'spec', 'providerID');
@@ -169,7 +173,7 @@ export function createGuestNodeController(ctx: GuestNodeContext): Controller {
     const vmi = harvester.get(hk.vmi, options.namespace, name);
     const running = vmi && !isDeleting(vmi) && field(vmi, 'status', 'phase') === 'Running';
     if (!node) {
-      if (!running || isDeleting(vm)) return undefined;
+      if (!options.kubelet || !running || isDeleting(vm)) return undefined;
       const remaining = wait(name, 'register', options.delays.nodeRegister);
       if (remaining > 0) return remaining;
       dueAt.delete(name);

@@ -11,7 +11,7 @@ import { guestKinds, harvesterKinds } from '../controllers/kinds';
 import { Controller, ControllerError, ErrorLog } from '../controllers/runtime';
 import { installCcmDeployment } from './ccm-deployment';
 import { cloudConfigOfVms } from './cloud-config-file';
-import { LABEL_GUEST_CLUSTER } from '../controllers/names';
+import { LABEL_GUEST_CLUSTER } from '../util/names';
 import { createGuestNodeController } from './guest-nodes';
 import { GuestDelays, GuestOptions, resolveGuestOptions, ResolvedGuestOptions } from './options';
 import { createServiceLbController, GuestEvent } from './service-lb';

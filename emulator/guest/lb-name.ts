@@ -5,7 +5,7 @@
  * CRC32 (IEEE) of that base + the Service UID as 8 hex digits, computed before the base is cut to 55
  * characters so the whole name stays ≤ 63.
  */
-import { crc32 } from '../controllers/hashing';
+import { crc32 } from '../util/hashing';
 
 const MAX_NAME = 63;
 const SUFFIX = 8;

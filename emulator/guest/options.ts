@@ -40,6 +40,12 @@ export interface GuestOptions {
    * client; used when no harvesterClient is set. Unset: such files are ignored.
    */
   clientForCloudConfig?: (text: string) => Store | undefined;
+  /**
+   * Also play the guests' kubelets: register a Node for each VM labelled with the cluster name. False: Nodes are
+   * registered by someone else (the RKE2 simulation, emulator/guest/rke2) and this is the cloud provider only,
+   * mapping Nodes to the VMs of its namespace by name, as the real one does. @default true
+   */
+  kubelet?: boolean;
 }
 
 /** GuestOptions with defaults applied. */
@@ -51,6 +57,8 @@ export interface ResolvedGuestOptions {
   managementNetwork?: string;
   dhcpRange: DhcpRange;
   delays: GuestDelays;
+  /** Register Nodes for labelled VMs (GuestOptions.kubelet). */
+  kubelet: boolean;
   /** ccmVersion ≥ v0.2.0 */
   modernCcm: boolean;
   /** ccmVersion ≥ v0.1.4: InstanceMetadata returns the VMI's region/zone (harvester/docs node-driver.md, cloud-provider-harvester#21). */
@@ -86,6 +94,7 @@ export function resolveGuestOptions(options: GuestOptions): ResolvedGuestOptions
     managementNetwork: options.managementNetwork,
     dhcpRange: options.dhcpRange ?? DEFAULT_DHCP_RANGE,
     delays: { ...DEFAULT_GUEST_DELAYS, ...(options.delays ?? {}) },
+    kubelet: options.kubelet !== false,
     modernCcm: !versionLess(ccmVersion, 'v0.2.0'),
     topologyCcm: !versionLess(ccmVersion, 'v0.1.4'),
   };

@@ -51,8 +51,8 @@ import {
   LABEL_SERVICE_NAME,
   LABEL_SERVICE_NAMESPACE,
   LABEL_VM_NAME,
-} from '../controllers/names';
-import { addFinalizer, clone, deleteIfPresent, field, findCondition, hasFinalizer, isDeleting, removeFinalizer, writeChanges } from '../controllers/object-util';
+} from '../util/names';
+import { addFinalizer, clone, deleteIfPresent, field, findCondition, hasFinalizer, isDeleting, removeFinalizer, writeChanges } from '../util/objects';
 import { Controller, ErrorSink, objectKey, splitKey } from '../controllers/runtime';
 import { loadBalancerName } from './lb-name';
 import { ResolvedGuestOptions } from './options';

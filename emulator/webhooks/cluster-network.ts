@@ -7,8 +7,8 @@
 import { AdmissionHook, AdmissionRequest, KubeObject, StoreReader } from '../api/types';
 import { HarvesterKinds } from '../controllers/kinds';
 import { isSystemNetworkNad, matchedNodesOf, nodesMatching, parseMtu, sameMtu, vlanConfigsOf, DEFAULT_MTU, MAX_MTU, MIN_MTU } from '../controllers/netconf';
-import { ANN_MATCHED_NODES, ANN_UPLINK_MTU, LABEL_CLUSTER_NETWORK, MGMT_CLUSTER_NETWORK, NETWORK_CONTROLLER_USER } from '../controllers/names';
-import { annotationsOf, field, isDeleting, labelsOf } from '../controllers/object-util';
+import { ANN_MATCHED_NODES, ANN_UPLINK_MTU, LABEL_CLUSTER_NETWORK, MGMT_CLUSTER_NETWORK, NETWORK_CONTROLLER_USER } from '../util/names';
+import { annotationsOf, field, isDeleting, labelsOf } from '../util/objects';
 import { denyInternalError } from './admission';
 import { NETWORK_MUTATOR, NETWORK_VALIDATOR, nadUsers } from './network-attachment-definition';
 

@@ -13,11 +13,11 @@
  */
 import { AdmissionHook, AdmissionRequest, KubeObject, StoreReader } from '../api/types';
 import { formatRange, formatRangeSet, makeRangeSet, PoolRange, rangesOverlap, rangeSetContains, rangeSetOf, RangeSpec } from '../controllers/ipam';
-import { parseIPv4 } from '../controllers/ipv4';
+import { parseIPv4 } from '../util/ipv4';
 import { isGlobalPool, PoolSelector, selectorMatches } from '../controllers/ippool-selector';
 import { HarvesterKinds } from '../controllers/kinds';
-import { LABEL_GLOBAL_POOL, LABEL_POOL_VID, LABEL_VLAN_ID } from '../controllers/names';
-import { field, isDeleting, labelsOf } from '../controllers/object-util';
+import { LABEL_GLOBAL_POOL, LABEL_POOL_VID, LABEL_VLAN_ID } from '../util/names';
+import { field, isDeleting, labelsOf } from '../util/objects';
 import { LB_MUTATOR, LB_VALIDATOR, denyInternalError } from './admission';
 
 function selectorOf(pool: KubeObject): PoolSelector {

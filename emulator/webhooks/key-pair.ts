@@ -5,7 +5,7 @@
  * the cause on field spec.publicKey (werror.NewInvalidError). Deletes are not checked.
  */
 import { AdmissionHook } from '../api/types';
-import { field } from '../controllers/object-util';
+import { field } from '../util/objects';
 import { parseAuthorizedKey } from '../controllers/ssh-public-key';
 import { HARVESTER_VALIDATOR, denyInvalid } from './admission';
 

@@ -6,7 +6,7 @@
  * - every interface needs a network of the same name ("… not found" otherwise).
  */
 import { AdmissionHook, AdmissionRequest } from '../api/types';
-import { field } from '../controllers/object-util';
+import { field } from '../util/objects';
 import { webhookDenial } from './admission';
 
 const VALIDATOR = 'virtualmachine-validator.kubevirt.io';

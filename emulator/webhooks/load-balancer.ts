@@ -28,8 +28,8 @@ import {
   LABEL_CREATOR,
   LABEL_GUEST_CLUSTER,
   LABEL_LB_CLUSTER,
-} from '../controllers/names';
-import { annotationsOf, field, isDeleting, specOf } from '../controllers/object-util';
+} from '../util/names';
+import { annotationsOf, field, isDeleting, specOf } from '../util/objects';
 import { objectKey } from '../controllers/runtime';
 import { LB_MUTATOR, LB_VALIDATOR, denyInternalError } from './admission';
 

@@ -12,8 +12,8 @@ import {
   checkVlan, clusterNetworkMtu, clusterNetworkOfBridge, decodeNetConf, isBridgeType, isOverlayType, isSystemNetworkNad,
   NetConf, networkTypeOf, parseRoute, RouteConf, sameMtu, usersOfNad, vlanIdsOf,
 } from '../controllers/netconf';
-import { ANN_NETWORK_ROUTE, ANN_STORAGE_NETWORK, LABEL_CLUSTER_NETWORK, LABEL_EXCLUSIVE_VLAN, LABEL_NETWORK_READY, LABEL_NETWORK_TYPE, LABEL_VLAN_ID } from '../controllers/names';
-import { field, isDeleting } from '../controllers/object-util';
+import { ANN_NETWORK_ROUTE, ANN_STORAGE_NETWORK, LABEL_CLUSTER_NETWORK, LABEL_EXCLUSIVE_VLAN, LABEL_NETWORK_READY, LABEL_NETWORK_TYPE, LABEL_VLAN_ID } from '../util/names';
+import { field, isDeleting } from '../util/objects';
 import { HARVESTER_VALIDATOR, denyInternalError, webhookDenial } from './admission';
 
 export const NETWORK_VALIDATOR = 'validator.harvester-system.harvester-network-webhook';

@@ -19,8 +19,8 @@
 import { AdmissionHook, AdmissionRequest, KubeObject } from '../api/types';
 import { LONGHORN_DEFAULT_PARAMETERS } from '../controllers/image-stages';
 import { HarvesterKinds } from '../controllers/kinds';
-import { LABEL_IMAGE_DISPLAY_NAME } from '../controllers/names';
-import { annotationsOf, deepEqual, field, isDeleting, labelsOf, specOf } from '../controllers/object-util';
+import { LABEL_IMAGE_DISPLAY_NAME } from '../util/names';
+import { annotationsOf, deepEqual, field, isDeleting, labelsOf, specOf } from '../util/objects';
 import { HARVESTER_MUTATOR, HARVESTER_VALIDATOR, denyConflict, denyHarvesterInternal, denyInvalid } from './admission';
 import { labelValueErrors } from '../api/store-names';
 import { goUrlParseError } from './go-url';

@@ -15,8 +15,8 @@ import { StatusError } from '../api/errors';
 import { AdmissionHook, AdmissionRequest, KubeObject } from '../api/types';
 import { HarvesterKinds } from '../controllers/kinds';
 import { FINAL_MIGRATION_PHASES, migrationInFlight } from '../controllers/migration-stages';
-import { FINALIZER_MIGRATION, LABEL_MIGRATION_VMI } from '../controllers/names';
-import { addFinalizer, deepEqual, field, findCondition, isDeleting, labelsOf } from '../controllers/object-util';
+import { FINALIZER_MIGRATION, LABEL_MIGRATION_VMI } from '../util/names';
+import { addFinalizer, deepEqual, field, findCondition, isDeleting, labelsOf } from '../util/objects';
 import { webhookDenial } from './admission';
 
 const MUTATOR = 'migrations-mutator.kubevirt.io';

@@ -12,6 +12,10 @@
  * The names are input paths as check failures spell them: `ipPool`, `disks[0].image`, `sshKeys[1]`. When the
  * SDK can only see an Output around a whole list or element (`sshKeys: pulumi.all([...])`), it names that
  * (`sshKeys`), and every reference inside counts as declared: nothing finer is known before the values resolve.
+ *
+ * An optional top-level reference left unset is named too when the program declares a resource of its class: a load
+ * balancer without `ipPool` takes the pool Harvester chooses, which may be one this program creates, so check does
+ * not refuse it for want of a pool on the cluster (resources/load-balancer/pool-choice.ts).
  */
 
 /** The hidden input listing the inputs whose value comes from a resource of this program. */

@@ -34,6 +34,15 @@ export interface Refusal {
   property: string;
 }
 
+/** One optional input turned off or removed (case 9): `edit` takes the inputs that set it and returns them without it. */
+export interface OptionalInputOff {
+  /** The input, as a path when nested (`route.dhcpServer`, `hosts.<host>.region`). */
+  input: string;
+  edit(inputs: ProgramInputs): ProgramInputs;
+  /** Inputs that set it, when not the fixture's `optionalInputs.inputs` (e.g. another shape of the resource). */
+  from?(name: string): ProgramInputs;
+}
+
 /** One resource under the contract. */
 export interface ConformanceFixture {
   /** SDK class, e.g. "HarvesterIPPool". */
@@ -53,6 +62,13 @@ export interface ConformanceFixture {
   /** An edit made behind Pulumi's back (as kubectl would), and the input it must show as drift on. */
   outOfBandEdit: { property: string; apply(client: HarvesterClient, inputs: ProgramInputs): Promise<void> };
   failAfterWrite: FailAfterWrite;
+  /**
+   * Given the inputs of a healthy resource (variants[0]), inputs `up` applies in place (no replace), making the
+   * writes an update makes (case 8 refuses each of them in turn): several where the resource has several objects.
+   */
+  inPlaceUpdate(name: string, created: ProgramInputs): ProgramInputs;
+  /** Case 9: every optional input a program may turn off or remove, from inputs that set them all. */
+  optionalInputs: { inputs(name: string): ProgramInputs; off: OptionalInputOff[] };
   refusals: Refusal[];
   /** An object of the same name without our ownership labels; returns a probe and its removal. */
   foreign(client: HarvesterClient, name: string): Promise<{ untouched(): Promise<boolean>; remove(): Promise<void> }>;

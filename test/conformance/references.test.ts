@@ -82,6 +82,30 @@ describe('resource contract: references to objects of the same program (local ru
     assert.deepEqual(writes.map((e) => e.path), []);
   });
 
+  for (const which of ['lb-no-pool-known', 'lb-no-pool-unknown']) {
+    it(`${which}: a load balancer no IP pool would serve (none on the cluster, none in the program) is refused at preview on ipPool, with no write`, async () => {
+      assert.deepEqual((await client.ipPools.list({})).items, []);
+      const mark = t.emulator.journal.mark();
+      const preview = await run('preview', which);
+      assert.equal(preview.ok, false, preview.text);
+      assert.match(preview.text, /ipPool: no IP pool would serve this load balancer, so up would wait out timeouts\.create/);
+      const writes = t.emulator.journal.entries({ since: mark }).filter((e) => ['create', 'update', 'patch', 'delete'].includes(e.verb ?? ''));
+      assert.deepEqual(writes.map((e) => e.path), []);
+    });
+  }
+
+  it('lb-pool-in-program: a load balancer naming no pool passes preview when the program declares an IP pool; up serves it from that pool', async () => {
+    assert.equal(await client.ipPools.get('conformance-chosen'), undefined);
+    const preview = await run('preview', 'lb-pool-in-program');
+    assert.ok(preview.ok, `preview refused a load balancer a pool of the program serves:\n${preview.text}`);
+    const up = await run('up', 'lb-pool-in-program');
+    assert.ok(up.ok, `up failed:\n${up.text}`);
+    assert.equal((await client.loadBalancers.get('chosen-lb', 'default'))?.status?.allocatedAddress?.ipPool, 'conformance-chosen');
+    const destroy = await run('destroy', 'lb-pool-in-program');
+    assert.ok(destroy.ok, destroy.text);
+    assert.equal(await client.ipPools.get('conformance-chosen'), undefined);
+  });
+
   for (const { kind, made, config } of POOL_REFERENCE_KINDS) {
     for (const how of ['known', 'unknown']) {
       it(`machine pool, ${kind} made in the same run (reference ${how} at preview): preview passes; up creates both; destroy removes both`, async () => {

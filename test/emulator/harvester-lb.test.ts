@@ -74,6 +74,14 @@ describe('simulated Harvester: load balancers and IP pools', () => {
     assert.equal(getPool('high').metadata.labels!['loadbalancer.harvesterhci.io/vid'], '100');
   });
 
+  it('the global pool is only the fallback: a matching pool of lower priority is chosen over it (ipam Select sets it aside)', async () => {
+    sim.store.create(sim.kinds.ipPool, pool('global', { ranges: [{ subnet: '10.9.0.0/24' }], selector: { priority: 50, scope: [{ project: '*', namespace: '*', guestCluster: '*' }] } }));
+    sim.store.create(sim.kinds.ipPool, pool('team', { ranges: [{ subnet: '10.2.0.0/24' }], selector: { scope: [{ namespace: 'default', project: '*', guestCluster: '*' }] } }));
+    sim.store.create(sim.kinds.loadBalancer, lb('in-team', CLUSTER));
+    await sim.run(0);
+    assert.equal((getLb('in-team')!.status as any).allocatedAddress.ipPool, 'team');
+  });
+
   it('without a matching pool the LB is Ready=False "no matched IPPool", and recovers when one appears', async () => {
     sim.store.create(sim.kinds.loadBalancer, lb('waiting', CLUSTER));
     await sim.run(0);

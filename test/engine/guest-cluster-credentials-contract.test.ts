@@ -4,7 +4,9 @@
  *   the engine keeps them secret); never in another output, in read's inputs, in an error or partial failure, or
  *   in a line the host printed;
  * - rotation: a new rotationTrigger is an update (no replace) giving a new token; the old one is refused (401);
- * - import: by `namespace/serviceAccount` alone, then the program's check and diff plan nothing.
+ * - import: by `namespace/serviceAccount` alone, then the program's check and diff plan nothing;
+ * - rights turned off go in the same up: bindCsiDriverRole true → false deletes our ClusterRoleBinding (the token
+ *   loses the csi-driver role's cluster-wide rights at once), and the refresh after shows no drift.
  */
 import assert from 'node:assert/strict';
 import { parse } from 'yaml';
@@ -36,6 +38,12 @@ describe('engine contract: GuestClusterCredentials secrets, rotation and import'
   const status = async (props: Raw) => {
     const client = await HarvesterClient.connect({ kubeconfig: props.cloudConfig as string, retry: { maxAttempts: 1 } });
     return client.virtualMachines.list({ namespace: 'default' }).then(() => 200, (e: unknown) => (isHarvesterError(e) ? e.httpStatus : -1));
+  };
+  /** What the token gets listing StorageClasses: a right only the csi-driver ClusterRole grants (cluster-wide). */
+  const csiStatus = async (props: Raw) => {
+    const client = await HarvesterClient.connect({ kubeconfig: props.cloudConfig as string, retry: { maxAttempts: 1 } });
+    const storageClasses = client.resource({ group: 'storage.k8s.io', version: 'v1', kind: 'StorageClass', plural: 'storageclasses', namespaced: false, statusSubresource: false });
+    return storageClasses.list().then(() => 200, (e: unknown) => (isHarvesterError(e) ? e.httpStatus : -1));
   };
 
   it('the SDK marks cloudConfig and cloudInit secret outputs', () => {
@@ -87,5 +95,25 @@ describe('engine contract: GuestClusterCredentials secrets, rotation and import'
     assert.deepEqual(news.failures, []);
     assert.equal((await h.host.diff(urn('imp'), imported.id, imported.properties, news.inputs)).changes, 'none');
     await h.host.delete(urn('imp'), made.id, made.properties);
+  });
+
+  it('bindCsiDriverRole true → false deletes our ClusterRoleBinding in that up (the token loses its rights at once); refresh shows no drift', async () => {
+    const checked = await h.host.check(urn('csi'), {}, program('csi', { bindCsiDriverRole: true }));
+    const made = await h.host.create(urn('csi'), checked.inputs);
+    const binding = made.properties.clusterRoleBindingName as string;
+    assert.ok(await h.client.clusterRoleBindings.get(binding));
+    assert.equal(await csiStatus(made.properties), 200, 'the csi-driver role lets the token list StorageClasses');
+    const news = (await h.host.check(urn('csi'), checked.inputs, program('csi', { bindCsiDriverRole: false }))).inputs;
+    const diff = await h.host.diff(urn('csi'), made.id, made.properties, news);
+    assert.deepEqual([diff.changes, diff.replaces], ['some', []], 'an update in place');
+    const updated = await h.host.update(urn('csi'), made.id, made.properties, news);
+    assert.equal(await h.client.clusterRoleBindings.get(binding), undefined, 'the ClusterRoleBinding is gone after that same up');
+    assert.equal(await csiStatus(updated.properties), 403, 'the token no longer holds the csi-driver rights');
+    assert.equal(await status(updated.properties), 200, 'the cloud-provider rights stay');
+    const refreshed = await h.host.read(urn('csi'), made.id, updated.properties);
+    assert.equal(refreshed.inputs?.bindCsiDriverRole, false);
+    assert.deepEqual(refreshed.properties.drift, []);
+    assert.equal((await h.host.diff(urn('csi'), made.id, refreshed.properties, news)).changes, 'none', 'the next preview plans nothing');
+    await h.host.delete(urn('csi'), made.id, refreshed.properties);
   });
 });

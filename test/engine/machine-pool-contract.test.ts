@@ -8,7 +8,9 @@
  *   they come back under the names the SDK marks secret), so the next preview shows no `+ userData`; an out-of-band
  *   edit of a cloud-init Secret is drift without its content, healed by up;
  * - an import by id alone rebuilds what the cluster records and takes the program's value for what it cannot
- *   know, so a matching program imports with no change and no ignoreChanges.
+ *   know, so a matching program imports with no change and no ignoreChanges;
+ * - a create whose first VM is refused leaves nothing on the cluster: its cloud-init Secret (the user data, which
+ *   may hold passwords) was written first and goes before the error returns, so nothing is left without a record.
  */
 import assert from 'node:assert/strict';
 import { DynamicHostError } from '../../runner/dynamic-host';
@@ -162,5 +164,52 @@ describe('engine contract: machine pool preview, refresh and import', function (
     } finally {
       await h.host.delete(urn, created.id, { ...created.properties, volumeDeletion: 'delete' });
     }
+  });
+
+  it('a create whose first VM is refused (a webhook denial) leaves no cloud-init Secret behind: not after the error, not after destroy', async () => {
+    const pool = 'refused';
+    const urn = h.urn('HarvesterMachinePool', pool);
+    const checked = await h.host.check(urn, {}, h.poolInputs(pool, text));
+    assert.deepEqual(checked.failures, []);
+    const ours = async () => {
+      const query = { namespace: 'default', labelSelector: `harvester-iac.io/resource-name=${pool}` };
+      const [secrets, vms] = await Promise.all([h.client.secrets.list(query), h.client.virtualMachines.list(query)]);
+      return [...secrets.items.map((s) => `Secret ${s.metadata.name}`), ...vms.items.map((vm) => `VirtualMachine ${vm.metadata.name}`)];
+    };
+    const denial = 'admission webhook "virtualmachine-validator.kubevirt.io" denied the request: refused for this test';
+    const ids = h.t.emulator.faults.add({ name: 'vm-refused', match: { verb: 'create', resource: 'virtualmachines' }, action: { type: 'error', code: 500, message: denial }, times: 1 });
+    const err = await h.host.create(urn, checked.inputs).then(() => undefined, (e: unknown) => e);
+    for (const id of ids) h.t.emulator.faults.remove(id);
+    assert.ok(err instanceof DynamicHostError, `the create must fail, got ${String(err)}`);
+    assert.match(err.message, /refused for this test/);
+    if (err.initFailure) {
+      // Recorded instead: refresh keeps it and destroy removes it (the other way the contract allows).
+      const refreshed = await h.host.read(urn, err.initFailure.id, err.initFailure.properties);
+      if (refreshed.id) await h.host.delete(urn, refreshed.id, refreshed.properties);
+    } else {
+      assert.deepEqual(await ours(), [], 'nothing was recorded, so nothing may be left: the Secret holds the user data');
+    }
+    assert.deepEqual(await ours(), []);
+  });
+
+  it('when that Secret cannot be removed either, the failed create is recorded: refresh keeps it, destroy removes the Secret', async () => {
+    const pool = 'refused-twice';
+    const urn = h.urn('HarvesterMachinePool', pool);
+    const checked = await h.host.check(urn, {}, h.poolInputs(pool, text));
+    const secrets = async () => (await h.client.secrets.list({ namespace: 'default', labelSelector: `harvester-iac.io/resource-name=${pool}` })).items.map((s) => s.metadata.name);
+    const denial = 'admission webhook "virtualmachine-validator.kubevirt.io" denied the request: refused for this test';
+    const ids = h.t.emulator.faults.add(
+      { name: 'vm-refused', match: { verb: 'create', resource: 'virtualmachines' }, action: { type: 'error', code: 500, message: denial }, times: 1 },
+      { name: 'secret-delete-refused', match: { verb: 'delete', resource: 'secrets' }, action: { type: 'unauthorized' }, times: 1 },
+    );
+    const err = await h.host.create(urn, checked.inputs).then(() => undefined, (e: unknown) => e);
+    for (const id of ids) h.t.emulator.faults.remove(id);
+    assert.ok(err instanceof DynamicHostError && err.initFailure, `a Secret left behind must be recorded, got ${String(err)}`);
+    assert.deepEqual(await secrets(), [`${pool}-0-cloudinit`]);
+    assert.equal(JSON.stringify(err.initFailure.properties).includes('s3cr3t-user-data'), false, 'the record holds no user data');
+    const refreshed = await h.host.read(urn, err.initFailure.id, err.initFailure.properties);
+    assert.equal(refreshed.id, `default/${pool}`, 'refresh keeps the record');
+    await h.host.delete(urn, refreshed.id, refreshed.properties);
+    assert.deepEqual(await secrets(), []);
   });
 });

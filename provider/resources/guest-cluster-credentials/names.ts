@@ -1,7 +1,7 @@
 /**
  * The names and documents Harvester's generator produces (harvester/harvester pkg/api/kubeconfig/generate_handler.go),
  * so objects we make are the ones it would make and an import finds what it made: names joined by
- * wrangler's SafeConcatName, a kubeconfig with one cluster/user/context named "default", and cloud-init
+ * wrangler's SafeConcatName (docs/design/harvester-naming.md), a kubeconfig with one cluster/user/context named "default", and cloud-init
  * `write_files` for the two paths the guest reads. Pure.
  */
 import { createHash } from 'node:crypto';
@@ -22,6 +22,7 @@ export const GUEST_CONFIG_MODE = '0600';
 /**
  * wrangler's name.SafeConcatName: the parts joined by "-"; from 64 characters on, cut to 57 (56 when the 57th
  * is not a lower-case letter or digit) plus "-" and the first 5 (6) hex digits of the whole name's sha256.
+ * The rule, its upstream source and test table: docs/design/harvester-naming.md.
  */
 export function safeConcatName(...parts: string[]): string {
   const full = parts.join('-');

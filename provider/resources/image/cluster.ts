@@ -2,8 +2,8 @@
  * What an image's inputs and its delete depend on besides themselves, read from the cluster (GETs and LISTs only):
  * - the rules Harvester's image webhooks enforce against other objects (harvester-supporting-kinds.md §1.2–§1.3):
  *   V3 a display name another image of the namespace carries (409), M3/M4 a base StorageClass that does not exist,
- *   is another image's, or no default StorageClass at all (500 from the mutator); plus the namespace, and an image
- *   of that name we do not own;
+ *   is another image's, or no default StorageClass at all (500 from the mutator; the base-class rule is
+ *   docs/design/harvester-images.md); plus the namespace, and an image of that name we do not own;
  * - V38, the delete rule: a volume (PVC, any namespace) of the image's StorageClass blocks the delete; the VMs
  *   whose volumes those are, so a refusal names them.
  */

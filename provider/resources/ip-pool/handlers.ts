@@ -106,8 +106,15 @@ export function createIPPoolProvider(options: IPPoolProviderOptions = {}) {
       await client.ipPools.create(desiredPool(inputs));
     } else {
       assertOwned(live, poolOwner(inputs.name), op, 'IPPool');
-      // A merge patch of the spec alone: replacing lists wholesale, never touching status (the IPAM record).
-      await client.ipPools.mergePatch(inputs.name, { spec: { ...desiredSpec(inputs), description: inputs.description ?? null } }, { owner: poolOwner(inputs.name) });
+      // A merge patch of the spec alone: replacing lists wholesale, never touching status (the IPAM record). A merge
+      // patch merges maps, so optional fields that left the inputs are nulled to go (a network left behind would
+      // keep the pool serving only that network's load balancers).
+      const spec = desiredSpec(inputs);
+      await client.ipPools.mergePatch(
+        inputs.name,
+        { spec: { ...spec, selector: { ...spec.selector, network: inputs.selector.network ?? null }, description: inputs.description ?? null } },
+        { owner: poolOwner(inputs.name) },
+      );
     }
     return toOutputs(inputs, await waitReady(client, inputs, op));
   }

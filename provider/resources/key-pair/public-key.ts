@@ -120,20 +120,30 @@ function afterOptions(line: string): string {
   return '';
 }
 
-/** Harvester's verdict on a public key text. */
+/** The first word names a key type (`ssh-…`, `ecdsa-…`, `sk-…`): a reading of the line that can say what is wrong with the key. */
+const namesKeyType = (candidate: string) => /^(ssh-|ecdsa-|sk-)/.test(candidate);
+
+/**
+ * Harvester's verdict on a public key text. A line is read as a key, then as options before a key (as Go's
+ * ParseAuthorizedKey does); when neither holds a key, the reason is that of the reading whose first word names a key
+ * type — the plain one for `ssh-ed25519 AAAA… me@laptop` — never that of the options reading, which would take the
+ * comment for the key data and so give a reason that changes with the comment.
+ */
 export function judgePublicKey(text: string): KeyVerdict {
   if (text === '') return { ok: false, reason: 'is empty' };
   let last: string | undefined;
   for (const line of text.split('\n').map((l) => l.split('\r')[0].trim())) {
     if (!line || line.startsWith('#') || !/[ \t]/.test(line)) continue;
+    let reason: { text: string; typed: boolean } | undefined;
     for (const candidate of [line, afterOptions(line)]) {
       if (!/[ \t]/.test(candidate)) continue;
       try {
         return { ok: true, ...keyAt(candidate) };
       } catch (err) {
-        last = (err as Error).message;
+        if (!reason || (!reason.typed && namesKeyType(candidate))) reason = { text: (err as Error).message, typed: namesKeyType(candidate) };
       }
     }
+    if (reason) last = reason.text;
   }
   if (/-----BEGIN |---- BEGIN SSH2|PuTTY-User-Key-File/.test(text)) return { ok: false, reason: 'is a PEM, RFC 4716 or PuTTY file, not an OpenSSH public key line (convert it: ssh-keygen -i -f <file>)' };
   if (last) return { ok: false, reason: `holds no key Harvester accepts: ${last}` };

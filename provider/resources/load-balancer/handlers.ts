@@ -3,7 +3,8 @@
  * model (model.ts) → pure rules and plan (validate.ts, plan.ts) → the API calls here.
  *
  * - check: every input rule at once; then against the cluster: the namespace, the named ipPool and network
- *   exist, and a load balancer of that name we do not own is reported with the ways out. Nothing is written.
+ *   exist, some IP pool would serve a load balancer that names none (pool-choice.ts; at preview too, with what is
+ *   known), and a load balancer of that name we do not own is reported with the ways out. Nothing is written.
  * - diff: ipam (Harvester refuses changing it in place), name and namespace replace, deleting the old one first
  *   (the name is fixed, and the old address must be released).
  * - create/update: the object with ownership labels (update: a merge patch of spec and our annotation), then a
@@ -29,6 +30,10 @@ import type { CheckFailure, CheckResult, CreateResult, DiffResult, ReadResult, U
 import { OUTPUT_ONLY, loadBalancerSchema, type LoadBalancerInputs, type LoadBalancerOutputs } from './model';
 import { NETWORK_ANNOTATION, desiredLoadBalancer, desiredSpec, diffInputs, driftOf, lbOwner, liveInputs, readyOf, toOutputs } from './plan';
 import { validateInputs } from './validate';
+import { chosenPool } from './pool-choice';
+import { isHarvesterError } from '../../client/errors';
+import { containsUnknown, isUnknown } from '../../core/unknowns';
+import { declaredInProgram } from '../../core/program-refs';
 import { SERVICE_ANNOTATIONS, deleteService, desiredService, guestVersion, harvesterSide, healthCheckRefusal, serviceInputs, serviceOutputs, waitForServiceAddress } from './guest-service';
 import type { Service } from '../../client/objects';
 import { driftValue, stableStringify } from '../../core/hash';
@@ -121,6 +126,44 @@ export function createLoadBalancerProvider(options: LoadBalancerProviderOptions 
     return out;
   }
 
+  /**
+   * A vm load balancer with ipam "pool" and no ipPool takes the pool Harvester chooses (pool-choice.ts); when no pool
+   * on the cluster would serve it and the program declares none (the SDK names `ipPool` then, core/program-refs.ts),
+   * up would only learn it when timeouts.create runs out ("no matched IPPool"): refused here instead. Inputs not
+   * known yet (a preview) match anything; a user who may not list IP pools is left to up.
+   */
+  async function poolServingFailures(inputs: Record<string, unknown>, client: HarvesterClient, inProgram: ReadonlySet<string>): Promise<CheckFailure[]> {
+    if (inputs.workloadType !== 'vm' || inputs.ipam !== 'pool' || inputs.ipPool !== undefined || inProgram.has('ipPool')) return [];
+    const requirement = {
+      network: isUnknown(inputs.network) ? undefined : ((inputs.network as string | undefined) ?? ''),
+      namespace: isUnknown(inputs.namespace) ? undefined : (inputs.namespace as string),
+    };
+    let pools;
+    try {
+      pools = (await client.ipPools.list({})).items;
+    } catch (err) {
+      if (isHarvesterError(err, 'Forbidden')) return [];
+      throw err;
+    }
+    if (chosenPool(pools, requirement)) return [];
+    const network = requirement.network === undefined ? 'the network' : requirement.network ? `network ${requirement.network}` : 'no network';
+    const namespace = requirement.namespace ?? 'its namespace';
+    return [fail('ipPool', `no IP pool would serve this load balancer, so up would wait out timeouts.create for an address ("no matched IPPool"): with ipPool unset, Harvester takes the highest-priority pool whose selector names ${network} and whose scope covers namespace ${namespace}, else the global pool, and the cluster has neither. Create such a pool (a HarvesterIPPool in this program counts), set ipPool to an existing one, or use ipam "dhcp"`)];
+  }
+
+  /** check's cluster rules again at a preview whose inputs are not all known (checkInputs skips them): the pool rule needs only what is known. */
+  async function previewPoolFailures(news: Raw, checked: CheckResult<Raw>): Promise<CheckResult<Raw>> {
+    const inputs = userInputs(checked.inputs);
+    if (checked.failures?.length || !containsUnknown(inputs) || isUnknown(inputs.kubeconfig) || isUnknown(inputs.context)) return checked;
+    const defaulted = { ...inputs, workloadType: inputs.workloadType ?? 'vm', ipam: inputs.ipam ?? 'pool', namespace: inputs.namespace ?? 'default' };
+    try {
+      const failures = await poolServingFailures(defaulted, await clientFor(inputs as Partial<LoadBalancerInputs>), declaredInProgram(news));
+      return failures.length ? { inputs: news, failures } : checked;
+    } catch {
+      return checked; // the cluster is not reachable: up checks again with every input known
+    }
+  }
+
   /** Brings the LoadBalancer to the inputs (creating it, or patching ours) and waits until it serves. */
   async function convergeLoadBalancer(inputs: LoadBalancerInputs, op: WriteOperation): Promise<LoadBalancerOutputs> {
     const client = await clientFor(inputs);
@@ -197,11 +240,14 @@ export function createLoadBalancerProvider(options: LoadBalancerProviderOptions 
   }
 
   return {
-    check: (olds: Raw, news: Raw): Promise<CheckResult<Raw>> =>
-      checkInputs(olds, news, validateInputs, async (inputs, context) => {
+    check: async (olds: Raw, news: Raw): Promise<CheckResult<Raw>> => {
+      const checked = await checkInputs(olds, news, validateInputs, async (inputs, context) => {
         const client = await clientFor(inputs);
-        return inputs.workloadType === 'cluster' ? [...(await guestFailures(inputs)), ...(await networkFailures(inputs, client))] : clusterFailures(inputs, client, context);
-      }),
+        if (inputs.workloadType === 'cluster') return [...(await guestFailures(inputs)), ...(await networkFailures(inputs, client))];
+        return [...(await clusterFailures(inputs, client, context)), ...(await poolServingFailures(inputs, client, context.inProgram))];
+      });
+      return previewPoolFailures(news, checked);
+    },
 
     async diff(_id: string, olds: Raw, news: Raw): Promise<DiffResult> {
       const d = diffInputs(olds as Partial<LoadBalancerOutputs>, userInputs(news) as Partial<LoadBalancerInputs>);

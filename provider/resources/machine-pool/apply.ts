@@ -121,16 +121,37 @@ export async function applyAndObserve(steps: PlanStep[], o: ApplyOptions, option
  * The Secret first: the VM boots from whatever Secret carries its name, so the VM is created only once the
  * Secret is ours (the client refuses, NotOwned, to take over a Secret without our labels). Then the
  * ownerReference to the VM, so the Secret is garbage-collected with it.
+ *
+ * A VM whose create fails (a webhook refusing it, a lost connection) leaves its Secret with nothing to own it:
+ * the Secret is removed before the error returns rather than recorded as a partial failure. It holds the user
+ * data (passwords, tokens) and is of no use without its VM; the next `up` writes it again; and a pool whose first
+ * VM failed has nothing else to record, so a record would keep secrets on the cluster until the user thought of
+ * `destroy`. It stays only when the VM exists after all (a create that succeeded behind an error): that VM is
+ * recorded and boots from it. If the removal cannot be done, the failure is recorded (handlers.ts) and destroy
+ * sweeps it.
  */
 async function createMachine(machine: DesiredMachine, o: ApplyOptions): Promise<void> {
   const owner = poolOwner(o.desired.identity);
   const ns = o.desired.identity.namespace;
   const secret = await o.client.secrets.create(machine.secret, { owner });
-  const vm = await o.client.virtualMachines.create(machine.vm, { owner });
+  let vm: VirtualMachine;
+  try {
+    vm = await o.client.virtualMachines.create(machine.vm, { owner });
+  } catch (err) {
+    await removeUnusedSecret(machine, o).catch(() => undefined);
+    throw err;
+  }
   const ref = { apiVersion: 'kubevirt.io/v1', kind: 'VirtualMachine', name: vm.metadata.name as string, uid: vm.metadata.uid as string };
   if (!(secret.metadata.ownerReferences ?? []).some((r) => r.uid === ref.uid)) {
     await o.client.secrets.mergePatch(secret.metadata.name as string, { metadata: { ownerReferences: [ref] } }, { namespace: ns, owner });
   }
+}
+
+/** Deletes a machine's cloud-init Secret when no VM of that name exists (createMachine says why). */
+async function removeUnusedSecret(machine: DesiredMachine, o: ApplyOptions): Promise<void> {
+  const ns = o.desired.identity.namespace;
+  if (await o.client.virtualMachines.get(machine.name, ns)) return;
+  await o.client.secrets.delete(machine.secret.metadata.name as string, { namespace: ns, owner: poolOwner(o.desired.identity) });
 }
 
 /** deleteVolumes removes PVCs of the pool by name (only ours: the client checks the ownership labels). */

@@ -39,7 +39,7 @@ import { poolIdentity, poolOwner, poolSelector } from './labels';
 import { SECRET_INPUTS, type MachinePoolInputs } from './model';
 import { claimNamesOf } from './normalize';
 import { plannedNameConflicts, previewNameConflicts } from './name-conflicts';
-import { observePool } from './observe';
+import { listPoolObjects, observationOf, observePool } from './observe';
 import { toOutputs, type MachinePoolOutputs } from './outputs';
 import { planPool } from './plan';
 import { readPool, recordedOrNamed } from './read';
@@ -135,8 +135,9 @@ export function createMachinePoolProvider(options: MachinePoolProviderOptions = 
    * A create/update recorded with whatever exists when it fails (core/partial.ts), so the next run converges. The
    * record carries a drift line saying the operation did not finish: diff then plans it again even when every VM
    * on record is ready (an update that failed before its first step, or between two waves of a roll). An update
-   * is recorded even with no VM left; a create that made no VM is recorded only when it left a VM's cloud-init
-   * Secret (its user data) behind, so that destroy's sweep removes it (issue 32), and otherwise has nothing to record.
+   * is recorded even with no VM left; a create that made no VM has nothing to record, unless a cloud-init Secret
+   * of the pool is left (apply.ts removes a failed VM's Secret; one whose removal failed too is recorded here,
+   * so destroy sweeps it).
    */
   function recorded(id: string, inputs: MachinePoolInputs, client: HarvesterClient, op: WriteOperation, apply: () => Promise<MachinePoolOutputs>) {
     return recordPartial(apply, {
@@ -144,13 +145,9 @@ export function createMachinePoolProvider(options: MachinePoolProviderOptions = 
       op,
       object: `pool ${inputs.namespace}/${inputs.name}`,
       observe: async (drift) => {
-        const identity = poolIdentity(inputs);
-        const { statuses } = await observePool(client, identity);
-        if (op === 'create' && statuses.length === 0) {
-          const secrets = await client.secrets.list({ namespace: identity.namespace, labelSelector: poolSelector(identity) });
-          if (secrets.items.length === 0) return undefined;
-        }
-        return toOutputs(inputs, statuses, drift);
+        const { vms, vmis, secrets = [] } = await listPoolObjects(client, poolIdentity(inputs), { withVmis: true, withSecrets: true });
+        const { statuses } = observationOf(poolIdentity(inputs), { vms, vmis: vmis ?? [] });
+        return op === 'create' && statuses.length === 0 && secrets.length === 0 ? undefined : toOutputs(inputs, statuses, drift);
       },
     });
   }

@@ -46,7 +46,8 @@ function routeFailures(route: Obj, tagged: boolean): CheckFailure[] {
   if (isUnknown(mode)) return out;
   if (!tagged) {
     if (mode === 'manual' || route.cidr !== undefined || route.gateway !== undefined || route.dhcpServer !== undefined) {
-      fail(mode === 'manual' ? 'mode' : 'cidr', 'a route applies to VLAN networks only (Harvester drops the route of an untagged network): set vlan, or leave route out');
+      const field = mode === 'manual' ? 'mode' : (['cidr', 'gateway', 'dhcpServer'] as const).find((k) => route[k] !== undefined) ?? 'cidr';
+      fail(field, 'a route applies to VLAN networks only (Harvester drops the route of an untagged network): set vlan, or leave route out');
     }
     return out;
   }

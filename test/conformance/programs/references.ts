@@ -7,6 +7,9 @@
  *   pool-<kind>-known    an object of that kind (POOL_REFERENCES) and a machine pool taking its name (known at preview)
  *   pool-<kind>-unknown  the same, the pool taking its id ("namespace/name", unknown at preview)
  *   pool-missing         a machine pool naming a key pair that is neither on the cluster nor declared
+ *   lb-no-pool-known     a load balancer naming no pool, with none on the cluster or in the program
+ *   lb-no-pool-unknown   the same, its network a VM network of this program (unknown at preview)
+ *   lb-pool-in-program   a load balancer naming no pool, and an IP pool of this program that serves it (no reference)
  */
 import * as pulumi from '@pulumi/pulumi';
 import * as harvester from 'harvester-iac';
@@ -44,6 +47,13 @@ if (poolCase) {
   new harvester.HarvesterMachinePool('conformance-refs', { ...poolBase, ...POOL_REFERENCES[poolCase[1]](take) });
 } else if (which === 'pool-missing') {
   new harvester.HarvesterMachinePool('conformance-refs', { ...poolBase, sshKeys: ['conformance-ghost-key'] });
+} else if (which === 'lb-no-pool-known' || which === 'lb-no-pool-unknown') {
+  const network = which === 'lb-no-pool-known' ? 'default/vm-net' : new harvester.HarvesterNetwork('conformance-lb-net', { vlan: 322 }).id;
+  new harvester.HarvesterLoadBalancer('unserved-lb', { network, listeners, backendServerSelector, timeouts: { create: '10s', update: '10s', delete: '30s' } });
+} else if (which === 'lb-pool-in-program') {
+  // No reference from the load balancer to the pool: Harvester chooses it by its selector (namespace default).
+  const pool = new harvester.HarvesterIPPool('conformance-chosen', { ranges: [{ subnet: '10.197.1.0/29' }], selector: { scope: [{ namespace: 'default' }] } });
+  new harvester.HarvesterLoadBalancer('chosen-lb', { listeners, backendServerSelector, description: 'served by a pool of this program' }, { dependsOn: [pool] });
 } else if (which === 'missing') {
   new harvester.HarvesterLoadBalancer('ghost-lb', { ipPool: 'conformance-ghost-pool', listeners, backendServerSelector });
 } else {

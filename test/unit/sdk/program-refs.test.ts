@@ -45,4 +45,13 @@ describe('sdk: references to resources of the same program', () => {
     assert.equal(PROGRAM_REFS_KEY in pool, false);
     assert.deepEqual(resourceProps('HarvesterMachinePool', 'p', { sshKeys: [key] })[PROGRAM_REFS_KEY], ['sshKeys[0]']);
   });
+
+  it('names an unset ipPool once the program has declared an IP pool, also one declared after the load balancer', async () => {
+    const lb = resourceProps('HarvesterLoadBalancer', 'unset', { listeners: [] });
+    assert.ok(lb[PROGRAM_REFS_KEY] instanceof Promise, 'decided once the program has declared its resources');
+    resourceProps('HarvesterIPPool', 'later', { ranges: [{ subnet: '10.0.0.0/24' }] });
+    assert.deepEqual(await lb[PROGRAM_REFS_KEY], ['ipPool']);
+    const set = resourceProps('HarvesterLoadBalancer', 'set', { ipPool: 'on-the-cluster', listeners: [] });
+    assert.equal(PROGRAM_REFS_KEY in set, false, 'an ipPool given as a plain name is not marked');
+  });
 });
