@@ -11,7 +11,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { repoRoot } from '../../scripts/resource-docs';
@@ -33,6 +33,7 @@ function npm(args: string[], cwd: string): string {
 export function packTarball(): string {
   if (packed) return packed;
   const dir = mkdtempSync(join(tmpdir(), 'harvester-iac-pack-'));
+  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
   npm(['pack', '--ignore-scripts', '--silent', '--pack-destination', dir], repoRoot());
   const [tgz] = readdirSync(dir).filter((f) => f.endsWith('.tgz'));
   packed = join(dir, tgz);
