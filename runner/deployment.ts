@@ -8,6 +8,7 @@
 import { DynamicHostError, type DynamicHost } from './dynamic-host';
 import { Display, propertyChanges, type CountKey, type ResourceFailure, type StepOp } from './display';
 import type { MonitorHandler, Registration } from './monitor';
+import { DEFAULT_REFRESH_PARALLEL, refreshResources } from './refresh';
 import { unwrapSecrets, wrapSecrets } from './secrets';
 import { progressObject } from '../provider/core/progress';
 import { RESOURCES, progressObjectOf } from '../provider/registry';
@@ -26,6 +27,12 @@ const DYNAMIC_PREFIX = 'pulumi-nodejs:dynamic/';
  * ("failed to register new resource <name> [<type>]: …"). The program's unhandled-error report quoting either
  * only repeats a failure the step already reported.
  */
+/**
+ * The hint of the SDK's missing-config error (@pulumi/pulumi config.js: "please set a value using the command
+ * `pulumi config set …`"), which the runner answers with its own `config set`.
+ */
+const PULUMI_CONFIG_SET = /`pulumi config set /g;
+
 const SDK_REGISTRATION_FAILED = [/\bresource (\S+) \[[^\]]+\] failed to register\b/g, /\bfailed to register new resource (\S+) \[[^\]]+\]/g];
 
 export interface DeploymentOptions {
@@ -34,8 +41,15 @@ export interface DeploymentOptions {
   store: StateStore;
   dryRun: boolean;
   display: Display;
+  /** --diff: every changed property with its whole value. */
+  full?: boolean;
   /** Interval of "still creating…" lines. @default 5000 */
   progressEveryMs?: number;
+  /**
+   * The command that sets config, for the SDK's "Missing required configuration variable" hint, which names
+   * `pulumi config set`. @default "npx harvester-iac-run config set"
+   */
+  configSetCommand?: string;
 }
 
 /** What the monitor answers for a registration: its URN, id and outputs, or that its step failed. */
@@ -138,11 +152,14 @@ export class Deployment implements MonitorHandler {
   /**
    * A line the provider printed on the host's standard output. Its progress lines ("HarvesterMachinePool
    * default/workers: 2/3 VMs ready; …") go under the resource being worked on; anything else is shown as is.
+   * A line naming an object other than the one the inputs' `name` gives (GuestClusterCredentials reports on its
+   * ServiceAccount) goes under the only step of its type, when there is only one.
    */
   providerOutput(line: string): void {
     const progress = parseProgressLine(line);
-    const step = progress && this.progressTargets.get(`${progress.resource} ${progress.object}`);
-    if (step) this.o.display.step(step.op, step.type, step.name, `${step.verb}... ${progress.text}`);
+    const ofType = progress ? [...this.progressTargets].filter(([key]) => key.startsWith(`${progress.resource} `)) : [];
+    const step = progress && (this.progressTargets.get(`${progress.resource} ${progress.object}`) ?? (ofType.length === 1 ? ofType[0][1] : undefined));
+    if (step) this.o.display.step(step.op, step.type, step.name, `${step.verb}... ${progress!.text}`);
     else this.o.display.line(`    ${line}`);
   }
 
@@ -200,7 +217,7 @@ export class Deployment implements MonitorHandler {
       this.count('same');
       return result(old.id, old.outputs);
     }
-    const details = propertyChanges(old.inputs, inputs, secretKeys, diff.replaces);
+    const details = propertyChanges(old.inputs, inputs, { secretKeys, replaceKeys: diff.replaces, full: this.o.full });
     if (!details.length) details.push('(the live objects differ from the recorded state; see `drift` after a refresh)');
     const replace = diff.replaces.length > 0;
     const op: StepOp = replace ? 'replace' : 'update';
@@ -264,7 +281,8 @@ export class Deployment implements MonitorHandler {
   log(severity: 'debug' | 'info' | 'warning' | 'error', message: string): void {
     if (severity === 'debug') return;
     if (severity === 'error' && this.repeatsReportedFailure(message)) return;
-    for (const line of message.trimEnd().split('\n')) this.o.display.line(`    ${severity === 'info' ? '' : `${severity}: `}${line}`);
+    const text = message.replace(PULUMI_CONFIG_SET, `\`${this.o.configSetCommand ?? 'npx harvester-iac-run config set'} `);
+    for (const line of text.trimEnd().split('\n')) this.o.display.line(`    ${severity === 'info' ? '' : `${severity}: `}${line.replace(/^\t+/, '')}`);
   }
 
   private repeatsReportedFailure(message: string): boolean {
@@ -315,26 +333,20 @@ export class Deployment implements MonitorHandler {
     }
   }
 
-  /** refresh: reads every recorded resource back; prints what changed. `persist` false for `preview --refresh`. */
-  async refreshAll(persist: boolean): Promise<void> {
-    for (const r of [...this.state.resources]) {
-      try {
-        const read = await this.o.host.read(r.urn, r.id, r.outputs, r.inputs);
-        if (!read.id) {
-          this.count('delete');
-          this.o.display.step('delete', r.type, r.name, 'deleted (gone from the cluster)');
-          this.state.resources = this.state.resources.filter((x) => x.urn !== r.urn);
-        } else {
-          const changes = propertyChanges(r.outputs, read.properties, r.secretKeys);
-          this.count(changes.length ? 'refresh' : 'same');
-          if (changes.length) this.o.display.step('refresh', r.type, r.name, 'refreshed (the cluster differs)', changes);
-          Object.assign(r, { id: read.id, outputs: read.properties, inputs: read.inputs ?? r.inputs });
-        }
-      } catch (err) {
-        this.fail(r, err);
-        this.o.display.step('refresh', r.type, r.name, '**refresh failed**');
-      }
-    }
+  /**
+   * refresh: reads every recorded resource back, `parallel` at a time, and prints what changed in the state's order
+   * (refresh.ts). `persist` false for `preview --refresh`.
+   */
+  async refreshAll(persist: boolean, parallel = DEFAULT_REFRESH_PARALLEL): Promise<void> {
+    await refreshResources({
+      state: this.state,
+      host: this.o.host,
+      display: this.o.display,
+      full: this.o.full,
+      parallel,
+      count: (op) => this.count(op),
+      fail: (r, err) => this.fail(r, err),
+    });
     if (persist) this.o.store.save(this.state);
   }
 
