@@ -14,6 +14,7 @@ import { progressObject } from '../provider/core/progress';
 import { RESOURCES, progressObjectOf } from '../provider/registry';
 import { parseProgressLine } from '../provider/host/progress';
 import { formatFailure } from '../provider/core/input-errors';
+import type { CheckFailure } from '../provider/core/types';
 import type { ResourceState, StackState, StateStore } from './state';
 
 type Raw = Record<string, unknown>;
@@ -194,7 +195,7 @@ export class Deployment implements MonitorHandler {
     const checked = await host.check(urn, old?.inputs ?? {}, news);
     if (checked.failures.length) {
       display.step(old ? 'update' : 'create', reg.type, reg.name, '**failed**');
-      throw new Error(`invalid inputs:\n${checked.failures.map((f) => `  - ${formatFailure(f)}`).join('\n')}`);
+      throw new Error(checkFailureMessage(checked.failures));
     }
     const inputs = checked.inputs;
     const result = (id: string, outputs: Raw) => ({ urn, id, object: wrapSecrets(outputs, secretKeys) });
@@ -369,4 +370,16 @@ function pastTense(verb: string): string {
   const [first, ...rest] = verb.split(' ');
   const past: Record<string, string> = { creating: 'created', updating: 'updated', deleting: 'deleted' };
   return [past[first] ?? first, ...rest].join(' ');
+}
+
+/**
+ * What a failed check says under its resource. Failures of fields read "invalid inputs" with a line per field; a
+ * failure that names no field is the resource's whole check (the cluster unreachable, "not checked: …") and is not
+ * called invalid inputs, as the Pulumi CLI says "has a problem" for it (docs/design/resource-reconciler.md).
+ */
+export function checkFailureMessage(failures: readonly CheckFailure[]): string {
+  const ofFields = failures.filter((f) => f.property);
+  const whole = failures.filter((f) => !f.property).map((f) => f.reason);
+  const fields = ofFields.length ? [`invalid inputs:\n${ofFields.map((f) => `  - ${formatFailure(f)}`).join('\n')}`] : [];
+  return [...whole, ...fields].join('\n');
 }

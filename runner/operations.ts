@@ -10,6 +10,7 @@
 import { Deployment } from './deployment';
 import { Display, type CountKey, type ResourceFailure, type Sink, stdoutSink } from './display';
 import { DynamicHost } from './dynamic-host';
+import { ENGINE_ENV } from '../provider/core/unreachable';
 import { StackLock } from './lock';
 import { MonitorServer } from './monitor';
 import { runProgram } from './program';
@@ -92,7 +93,8 @@ async function operate(kind: OperationKind, stack: StackOptions, options: Operat
   // What the provider prints (its progress lines) goes under the resource the current deployment works on.
   let current: Deployment | undefined;
   const onOutput = (line: string) => (current ? current.providerOutput(line) : display.line(`    ${line}`));
-  const host = await DynamicHost.start({ cwd: stack.pwd, project: stack.project, env: stack.hostEnv, onOutput });
+  // The host knows its engine is this runner, so a fix it prints names the runner's commands (core/unreachable.ts).
+  const host = await DynamicHost.start({ cwd: stack.pwd, project: stack.project, env: { [ENGINE_ENV]: 'local', ...stack.hostEnv }, onOutput });
   const stopHost = () => host.kill();
   stack.signal?.addEventListener('abort', stopHost, { once: true });
   if (stack.signal?.aborted) stopHost();
