@@ -6,7 +6,7 @@
  *
  * PERMANENT CONTRACT: every Pulumi state written by the SDK holds code that requires this entry by name and
  * calls these exports and their methods (`machinePool`, `topologyLabels`, `ipPool`, `loadBalancer`,
- * `guestClusterCredentials`, `image`, `network`, `keyPair`).
+ * `guestClusterCredentials`, `image`, `network`, `keyPair`, `guestClusterIdentity`, `guestClusterReady`).
  * Never rename or remove them (test/unit/provider/index.test.ts pins them).
  */
 import { hostSafe, type HostProvider } from './host/host-safe';
@@ -29,6 +29,10 @@ import { createNetworkProvider } from './resources/network/handlers';
 import { SECRET_INPUTS as NETWORK_SECRETS } from './resources/network/model';
 import { createKeyPairProvider } from './resources/key-pair/handlers';
 import { SECRET_INPUTS as KEY_PAIR_SECRETS } from './resources/key-pair/model';
+import { createGuestClusterIdentityProvider } from './resources/guest-cluster-identity/handlers';
+import { SECRET_INPUTS as GUEST_IDENTITY_SECRETS } from './resources/guest-cluster-identity/model';
+import { createGuestClusterReadyProvider } from './resources/guest-cluster-ready/handlers';
+import { SECRET_INPUTS as GUEST_READY_SECRETS } from './resources/guest-cluster-ready/model';
 
 /** One progress sink for the host process: every resource's waits print through it (host/progress.ts). */
 const progress = new ProgressPrinter();
@@ -62,6 +66,12 @@ export const network: HostProvider = hosted('HarvesterNetwork', createNetworkPro
 /** The HarvesterKeyPair provider (inputs: KeyPairArgs; outputs: KeyPairOutputs). */
 export const keyPair: HostProvider = hosted('HarvesterKeyPair', createKeyPairProvider, KEY_PAIR_SECRETS);
 
+/** The GuestClusterIdentity provider (inputs: GuestClusterIdentityArgs; outputs: GuestClusterIdentityOutputs). */
+export const guestClusterIdentity: HostProvider = hosted('GuestClusterIdentity', createGuestClusterIdentityProvider, GUEST_IDENTITY_SECRETS);
+
+/** The GuestClusterReady provider (inputs: GuestClusterReadyArgs; outputs: GuestClusterReadyOutputs). */
+export const guestClusterReady: HostProvider = hosted('GuestClusterReady', createGuestClusterReadyProvider, GUEST_READY_SECRETS);
+
 export type { ResourceProvider, CheckResult, CheckFailure, DiffResult, CreateResult, ReadResult, UpdateResult, ID } from './core/types';
 export type { ConnectionSettings } from './core/connection';
 export type { HostProvider } from './host/host-safe';
@@ -75,3 +85,6 @@ export * as guestClusterCredentialSets from './resources/guest-cluster-credentia
 export * as images from './resources/image';
 export * as networks from './resources/network';
 export * as keyPairs from './resources/key-pair';
+export * as guestClusterIdentities from './resources/guest-cluster-identity';
+export * as guestClusterReadiness from './resources/guest-cluster-ready';
+export * as rke2 from './rke2';

@@ -21,6 +21,9 @@ import { guestClusterCredentialsOutputsSchema, guestClusterCredentialsSchema } f
 import { imageOutputsSchema, imageSchema } from '../provider/resources/image/model';
 import { networkOutputsSchema, networkSchema } from '../provider/resources/network/model';
 import { keyPairOutputsSchema, keyPairSchema } from '../provider/resources/key-pair/model';
+import { guestClusterIdentityOutputsSchema, guestClusterIdentitySchema } from '../provider/resources/guest-cluster-identity/model';
+import { guestClusterReadyOutputsSchema, guestClusterReadySchema } from '../provider/resources/guest-cluster-ready/model';
+import { guestClusterOutputsSchema, guestClusterSchema } from './guest-cluster/model';
 
 /** One resource of the package. */
 export interface ResourceEntry {
@@ -119,6 +122,49 @@ export const RESOURCES: readonly ResourceEntry[] = [
     inputs: keyPairSchema,
     outputs: keyPairOutputsSchema,
     nameInput: 'name',
+  },
+  {
+    className: 'GuestClusterIdentity',
+    exportName: 'guestClusterIdentity',
+    description:
+      'What an RKE2 guest cluster is born with and keeps: its CAs and service-account key (generated with @peculiar/x509), a server token ' +
+      'pinning the server CA\'s hash and a separate agent token, an admin kubeconfig signed by its client CA, and the settings every server ' +
+      'must share — kept in one Harvester Secret and as Pulumi secrets. A change of those settings replaces it, and with it the cluster; a ' +
+      'Kubernetes version change is checked at preview (no minor skipped, agents never ahead of the servers).',
+    inputs: guestClusterIdentitySchema,
+    outputs: guestClusterIdentityOutputsSchema,
+    nameInput: 'clusterName',
+  },
+  {
+    className: 'GuestClusterReady',
+    exportName: 'guestClusterReady',
+    description:
+      'Waits, through the guest cluster\'s API, until every expected Node is Ready and initialised by the Harvester cloud provider (providerID ' +
+      'harvester://<VM uid>, no uninitialized taint), with per-node progress and status; when a node cannot come up it says why (wrong token, ' +
+      'supervisor unreachable, not Ready in time). Writes nothing.',
+    inputs: guestClusterReadySchema,
+    outputs: guestClusterReadyOutputsSchema,
+    nameInput: 'clusterName',
+  },
+];
+
+/**
+ * A component: built in the program from the resources above (its class is hand-written, e.g.
+ * sdk/guest-cluster/component.ts); its Args type (sdk/generated/resources.ts) and its page are generated from its
+ * model like a resource's. It has no handlers and no schema.json entry.
+ */
+export type ComponentEntry = Omit<ResourceEntry, 'exportName'>;
+
+export const COMPONENTS: readonly ComponentEntry[] = [
+  {
+    className: 'GuestCluster',
+    description:
+      'A guest RKE2 cluster from zero, without Rancher: its identity (PKI, tokens, admin kubeconfig), a control-plane load balancer (6443 and ' +
+      '9345), the cloud provider\'s credentials, a server pool whose first VM initialises the cluster, agent pools, and a readiness wait. ' +
+      'Outputs the kubeconfig, the endpoint, the CA and each node\'s status; a version change rolls servers one at a time, then agents.',
+    inputs: guestClusterSchema,
+    outputs: guestClusterOutputsSchema,
+    nameInput: 'clusterName',
   },
 ];
 
