@@ -10,6 +10,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { KINDS } from '../../emulator/kinds';
 import { HarvesterClient } from '../../provider/client/harvester-client';
 import { runOperation, type OperationKind } from '../../runner/operations';
 import { repoRoot } from '../../scripts/resource-docs';
@@ -125,9 +126,25 @@ describe('example: guest-cluster (3 servers, 2 agents) through the local runner'
         await new Promise((resolve) => setImmediate(resolve));
       }
     })();
+    // The guest's Nodes as the roll goes: never fewer than three Ready servers (a replacement is Ready before its
+    // predecessor's Node goes), never an agent replaced while a server still runs the old version.
+    const guestStore = t.emulator.rke2!.clusters()[0].cluster.store;
+    const readyServers = () => guestStore.list(KINDS.node).items.filter((n) => n.metadata.labels?.['node-role.kubernetes.io/etcd'] === 'true'
+      && ((n.status as { conditions?: { type: string; status: string }[] } | undefined)?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True')).length;
+    let fewestServers = readyServers();
+    const agentsBeforeServers: string[] = [];
+    const watch = guestStore.watch(KINDS.node, { resourceVersion: guestStore.resourceVersion() }, (event) => {
+      fewestServers = Math.min(fewestServers, readyServers());
+      const node = event.object as { metadata: { name?: string }; status?: { nodeInfo?: { kubeletVersion?: string } } };
+      const oldServers = guestStore.list(KINDS.node).items.filter((n) => n.metadata.name?.startsWith('demo-server') && (n.status as { nodeInfo?: { kubeletVersion?: string } } | undefined)?.nodeInfo?.kubeletVersion === 'v1.32.5+rke2r1');
+      if (event.type === 'ADDED' && node.metadata.name?.startsWith('demo-workers') && oldServers.length) agentsBeforeServers.push(node.metadata.name);
+    });
     const up = await run('up', { 'guest-cluster:version': 'v1.33.1+rke2r1' });
     rolling = false;
+    watch.stop();
     await poller;
+    assert.equal(fewestServers, 3, 'a server left before its replacement was Ready');
+    assert.deepEqual(agentsBeforeServers, [], 'an agent of the new version joined while a server still ran the old one');
     assert.ok(up.ok, up.text);
     assert.deepEqual(failures, [], `the guest API failed ${failures.length} of ${polls + failures.length} requests during the roll`);
     assert.ok(polls > 20, `the API was polled throughout (${polls} answers)`);
@@ -165,5 +182,76 @@ describe('example: guest-cluster (3 servers, 2 agents) through the local runner'
       ...(await client.serviceAccounts.list({ namespace: 'default' })).items.filter((s) => s.metadata.name === 'demo').map(() => 'ServiceAccount demo'),
     ];
     assert.deepEqual(left, []);
+  });
+});
+
+describe('example: guest-cluster with an agent whose token was corrupted', function () {
+  this.timeout(180_000);
+  let t: TestEmulator;
+  let stateDir: string;
+  const CORRUPTED = 'bad-workers-0';
+
+  const run = async (kind: OperationKind) => {
+    const lines: string[] = [];
+    const result = await runOperation(kind, {
+      program: join(repoRoot(), 'dist/examples/guest-cluster/index.js'),
+      pwd: repoRoot(),
+      project: 'guest-cluster',
+      stack: 'bad',
+      stateDir,
+      config: {
+        'harvester:kubeconfig': t.emulator.kubeconfig, 'guest-cluster:name': 'bad', 'guest-cluster:servers': '1', 'guest-cluster:agents': '2',
+        'guest-cluster:subnet': '127.38.0.0/24', 'guest-cluster:rangeStart': '127.38.0.10', 'guest-cluster:rangeEnd': '127.38.0.19',
+        'guest-cluster:serviceSubnet': '127.38.1.0/24', 'guest-cluster:serviceRangeStart': '127.38.1.10', 'guest-cluster:serviceRangeEnd': '127.38.1.19',
+        'guest-cluster:readyTimeout': '2m',
+      },
+      secretConfigKeys: ['harvester:kubeconfig'],
+      sink: (line) => lines.push(line),
+      progressEveryMs: 60_000,
+    });
+    return { ...result, text: lines.join('\n') };
+  };
+
+  before(async () => {
+    t = await startTestEmulator({ rke2: { delays: FAST_RKE2 }, harvester: { delays: { vmiSchedule: 10, vmiBoot: 30, guestAgent: 30, imageImport: 20 } } });
+    stateDir = mkdtempSync(join(tmpdir(), 'harvester-guest-cluster-bad-'));
+    // As the pool writes the agent's cloud-init Secret, its token's password is changed (before the VM boots).
+    const store = t.emulator.store;
+    const kind = KINDS.secret;
+    const handle = store.watch(kind, { namespace: 'default' }, (event) => {
+      if (event.type !== 'ADDED' || (event.object as { metadata: { name?: string } }).metadata.name !== `${CORRUPTED}-cloudinit`) return;
+      const secret = store.get(kind, 'default', `${CORRUPTED}-cloudinit`)!;
+      const data = secret.data as Record<string, string>;
+      const userdata = Buffer.from(data.userdata, 'base64').toString('utf8').replace(/(K10[0-9a-f]{64}::node:)[0-9a-f]+/, '$1corruptedpassword');
+      store.update(kind, { ...secret, data: { ...data, userdata: Buffer.from(userdata).toString('base64') } });
+      handle.stop();
+    });
+  });
+  after(async () => {
+    rmSync(stateDir, { recursive: true, force: true });
+    await t?.stop();
+  });
+
+  it('up fails on that node with the reason, the supervisor confirming it; the wait is recorded as a partial failure', async () => {
+    const up = await run('up');
+    assert.equal(up.ok, false);
+    const failure = up.errors.find((e) => e.startsWith('bad:')) ?? up.errors.join('\n');
+    assert.match(failure, /GuestClusterReady default\/bad: 1 of 3 node\(s\) cannot come up/);
+    assert.match(failure, new RegExp(`${CORRUPTED}: \\[wrong token\\] the agent token in its user data \\(Secret default/${CORRUPTED}-cloudinit\\) has another password than this cluster's agent token`));
+    assert.match(failure, /the supervisor confirms: the supervisor refuses its password as user "node" \(401 Unauthorized\)/);
+    // The emulated node agrees: its join was refused with a 401.
+    assert.match(String(t.emulator.rke2!.node('default', CORRUPTED)?.reason), /401/);
+    const state = JSON.parse(readFileSync(join(stateDir, 'bad.json'), 'utf8')) as { resources: { type: string; outputs: { drift?: string[] } }[] };
+    const ready = state.resources.find((r) => r.type.endsWith(':GuestClusterReady'));
+    assert.ok(ready, 'the failed wait is recorded');
+    assert.ok(ready.outputs.drift?.some((l) => l.includes('did not finish')), JSON.stringify(ready.outputs.drift));
+  });
+
+  it('destroy removes everything, the node that never joined included', async () => {
+    const destroy = await run('destroy');
+    assert.ok(destroy.ok, destroy.text);
+    const client = await HarvesterClient.connect({ kubeconfig: t.emulator.kubeconfig });
+    assert.deepEqual((await client.virtualMachines.list({ namespace: 'default' })).items.map((v) => v.metadata.name), []);
+    assert.deepEqual((await client.secrets.list({ namespace: 'default', labelSelector: 'app.kubernetes.io/managed-by=harvester-iac' })).items.map((s) => s.metadata.name), []);
   });
 });

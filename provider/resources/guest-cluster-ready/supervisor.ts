@@ -44,15 +44,15 @@ export function parseToken(token: string): { caHash: string; password: string } 
 export async function joinProblem(supervisorUrl: string, role: 'server' | 'agent', token: string): Promise<string | undefined> {
   const base = supervisorUrl.replace(/\/+$/, '');
   const cacerts = await probe(`${base}/cacerts`);
-  if (!cacerts.ok) return `supervisor unreachable: ${base} does not answer (${cacerts.error})`;
-  if (cacerts.status !== 200) return `supervisor unreachable: ${base}/cacerts answers ${cacerts.status}`;
+  if (!cacerts.ok) return `[supervisor unreachable] ${base} does not answer (${cacerts.error})`;
+  if (cacerts.status !== 200) return `[supervisor unreachable] ${base}/cacerts answers ${cacerts.status}`;
   const { caHash, password } = parseToken(token);
   const served = createHash('sha256').update(cacerts.body, 'utf8').digest('hex');
-  if (caHash && caHash !== served) return `wrong token: its CA hash ${caHash.slice(0, 12)}… is not the hash of the CA the supervisor serves (${served.slice(0, 12)}…); RKE2 refuses it ("token CA hash does not match the Cluster CA certificate hash")`;
+  if (caHash && caHash !== served) return `[wrong token] its CA hash ${caHash.slice(0, 12)}… is not the hash of the CA the supervisor serves (${served.slice(0, 12)}…); RKE2 refuses it ("token CA hash does not match the Cluster CA certificate hash")`;
   const [user, route] = role === 'server' ? ['server', '/v1-rke2/server-bootstrap'] : ['node', '/v1-rke2/config'];
   const answer = await probe(`${base}${route}`, { user, password });
-  if (!answer.ok) return `supervisor unreachable: ${base} does not answer (${answer.error})`;
-  if (answer.status === 401) return `wrong token: the supervisor refuses its password as user "${user}" (401 Unauthorized), as it refuses the node's join`;
+  if (!answer.ok) return `[supervisor unreachable] ${base} does not answer (${answer.error})`;
+  if (answer.status === 401) return `[wrong token] the supervisor refuses its password as user "${user}" (401 Unauthorized), as it refuses the node's join`;
   return undefined;
 }
 
