@@ -9,7 +9,7 @@
  * - read: the settings from the Secret's annotation; keys that differ from the recorded ones are drift.
  * - remove: ours, waiting until gone.
  */
-import { waitForDeletion } from '../../await';
+import { waitFor, waitForDeletion } from '../../await';
 import type { Secret } from '../../client/objects';
 import { isOwnedBy } from '../../client/ownership';
 import { ProviderError } from '../../core/errors';
@@ -25,7 +25,7 @@ import { upgradeProblem } from '../../rke2/versions';
 import { guestClusterIdentityOutputsSchema, guestClusterIdentitySchema, type GuestClusterIdentityInputs as Inputs, type GuestClusterIdentityOutputs as Outputs } from './model';
 import { generatePki, issueAdminCertificate } from './pki';
 import {
-  adminNeedsRenewal, adminUserOf, desiredSecret, identityOwner, liveInputs, materialFromOutputs, materialOf, newPassword, RENEW_BEFORE_MS, secretNameOf, toOutputs,
+  adminNeedsRenewal, adminUserOf, desiredSecret, identityOwner, liveInputs, materialFromOutputs, materialOf, newPassword, RENEW_BEFORE_MS, secretNameOf, settingsOf, toOutputs,
   type IdentityMaterial,
 } from './plan';
 import { validateInputs } from './validate';
@@ -35,6 +35,8 @@ export type GuestClusterIdentityProviderOptions = ReconcilerOptions;
 const timeoutsOf = (recorded: Partial<Outputs>) => guestClusterIdentitySchema.shape.timeouts.parse(recorded.timeouts);
 const INPUT_KEYS = Object.keys(guestClusterIdentitySchema.shape).filter((k) => !CONNECTION_INPUTS.includes(k));
 const REPLACES = inputsFlagged(guestClusterIdentitySchema, 'replaceOnChanges');
+/** The inputs the Secret's settings annotation records. */
+const SETTING_KEYS = Object.keys(settingsOf(Object.fromEntries(Object.keys(guestClusterIdentitySchema.shape).map((k) => [k, true])) as unknown as Inputs)) as (keyof Inputs)[];
 
 /** The material the identity keeps: what the nodes were given, else what the Secret holds, else new. */
 async function materialFor(ctx: ResourceContext, inputs: Inputs, live: Secret | undefined, recorded: Partial<Outputs>): Promise<IdentityMaterial> {
@@ -103,7 +105,7 @@ export const guestClusterIdentityResource: ManagedResource<Inputs, Outputs, Secr
   },
   checkBeforeWrite: true,
 
-  async converge(ctx, inputs, live, _op, recorded) {
+  async converge(ctx, inputs, live, op, recorded) {
     const api = ctx.client.secrets;
     const owner = identityOwner(inputs.clusterName);
     const material = await materialFor(ctx, inputs, live, recorded);
@@ -114,22 +116,47 @@ export const guestClusterIdentityResource: ManagedResource<Inputs, Outputs, Secr
       material.admin = await issueAdminCertificate(material.pki.client, adminUserOf(inputs.clusterName), inputs.adminCertificateDays, now);
     }
     const desired = desiredSecret(inputs, material);
-    if (!live) return api.create(desired, { owner });
-    return api.update(desired.metadata.name as string, inputs.namespace, (current) => ({
-      ...current,
-      metadata: { ...current.metadata, labels: { ...current.metadata.labels, ...desired.metadata.labels }, annotations: { ...current.metadata.annotations, ...desired.metadata.annotations } },
-      type: current.type,
-      data: desired.data,
-    }), { owner });
+    const name = desired.metadata.name as string;
+    if (!live) await api.create(desired, { owner });
+    else {
+      await api.update(name, inputs.namespace, (current) => ({
+        ...current,
+        metadata: { ...current.metadata, labels: { ...current.metadata.labels, ...desired.metadata.labels }, annotations: { ...current.metadata.annotations, ...desired.metadata.annotations } },
+        type: current.type,
+        data: desired.data,
+      }), { owner });
+    }
+    // Until the Secret serves what was written (as every one-object resource waits for its object).
+    const [written] = await waitFor<Secret>({
+      resource: api,
+      namespace: inputs.namespace,
+      name,
+      timeoutMs: timeoutMs(inputs.timeouts, op),
+      timeoutOption: `timeouts.${op}`,
+      what: `Secret ${inputs.namespace}/${name} to hold the identity`,
+      onProgress: ctx.progress,
+      clock: ctx.clock,
+      check: ([current]) => ({
+        done: stableStringify(current?.data ?? {}) === stableStringify(desired.data),
+        description: current ? `Secret ${inputs.namespace}/${name} is written` : `Secret ${inputs.namespace}/${name} does not exist yet`,
+      }),
+    });
+    return written;
   },
 
-  liveInputs: (live) => liveInputs(live),
+  // A refresh reads the endpoint back; the other settings are the identity's own record (what the nodes were given):
+  // one edited on the Secret is a drift line the next up writes back — never a change of input, which for the
+  // networking would replace the whole cluster. An import takes them all from the Secret.
+  liveInputs: (live, recorded) => (Object.keys(recorded).length === 0 ? liveInputs(live) : { endpoint: liveInputs(live).endpoint ?? recorded.endpoint }),
 
-  drift(recorded, live, now) {
+  drift(recorded, live) {
     const ref = `GuestClusterIdentity ${recorded.namespace}/${recorded.clusterName}`;
-    const lines = (Object.keys(now) as (keyof Inputs)[])
-      .filter((k) => stableStringify(now[k]) !== stableStringify(recorded[k]))
-      .map((k) => `${ref}: ${k} is ${JSON.stringify(now[k])} on the Secret, this resource set ${JSON.stringify(recorded[k])}`);
+    const onSecret = liveInputs(live);
+    const lines = SETTING_KEYS
+      .filter((k) => stableStringify(onSecret[k]) !== stableStringify(recorded[k]))
+      .map((k) => (k === 'endpoint'
+        ? `${ref}: endpoint is ${JSON.stringify(onSecret.endpoint)} on the Secret, this resource set ${JSON.stringify(recorded.endpoint)}`
+        : `${ref}: the Secret records ${k} ${JSON.stringify(onSecret[k])}, the cluster was given ${JSON.stringify(recorded[k])}; the next up writes it back`));
     const given = materialFromOutputs(recorded as unknown as Partial<Outputs>);
     const { material, problem } = materialOf(live);
     if (problem) lines.push(`${ref}: the Secret's keys cannot be used (${problem}); the next up writes back those the nodes were given`);
@@ -141,11 +168,13 @@ export const guestClusterIdentityResource: ManagedResource<Inputs, Outputs, Secr
 
   readBack(live, recorded, importing) {
     const ref = { namespace: live.metadata.namespace as string, name: recorded.clusterName ?? (live.metadata.name as string).replace(/-rke2-identity$/, '') };
-    const kept = Object.fromEntries(['timeouts', 'kubeconfig', 'context'].filter((k) => (recorded as Record<string, unknown>)[k] !== undefined).map((k) => [k, (recorded as Record<string, unknown>)[k]]));
-    const inputs = guestClusterIdentitySchema.parse({ ...kept, namespace: ref.namespace, clusterName: ref.name, ...liveInputs(live) }) as Inputs;
+    const record = recorded as Record<string, unknown>;
+    const kept = importing ? {} : Object.fromEntries(Object.keys(guestClusterIdentitySchema.shape).filter((k) => record[k] !== undefined).map((k) => [k, record[k]]));
+    const now = this.liveInputs(live, importing ? {} : recorded);
+    const inputs = guestClusterIdentitySchema.parse({ ...kept, namespace: ref.namespace, clusterName: ref.name, ...now }) as Inputs;
     const material = importing ? materialOf(live).material : (materialFromOutputs(recorded) ?? materialOf(live).material);
     if (!material) return undefined;
-    const drift = importing ? [] : [...this.drift!(recorded as unknown as Inputs, live, liveInputs(live)), ...((recorded.drift ?? []).filter((l) => l.includes('did not finish')))];
+    const drift = importing ? [] : [...this.drift!(recorded as unknown as Inputs, live, now), ...((recorded.drift ?? []).filter((l) => l.includes('did not finish')))];
     const props: Partial<Outputs> = toOutputs(inputs, material, drift);
     if (importing) delete props.timeouts;
     if (!importing) props.adminKubeconfig = recorded.adminKubeconfig ?? props.adminKubeconfig;

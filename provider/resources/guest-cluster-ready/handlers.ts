@@ -76,6 +76,8 @@ export const guestClusterReadyResource: ManagedResource<Inputs, Outputs, Cluster
     if (!namespace || (await ctx.client.namespaces.get(namespace))) return [];
     return [{ property: 'namespace', reason: `namespace ${namespace} does not exist: give the namespace of the cluster's VMs` }];
   },
+  // up refuses a namespace that does not exist before it waits for anything.
+  checkBeforeWrite: true,
 
   async converge(ctx, inputs, _live, op) {
     const deadline = ctx.clock.now().getTime() + timeoutMs(inputs.timeouts, op);
