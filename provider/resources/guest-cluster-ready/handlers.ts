@@ -68,6 +68,8 @@ export const guestClusterReadyResource: ManagedResource<Inputs, Outputs, Cluster
     if (ctx.operation === 'check' || ctx.operation === 'delete' || !values.guestKubeconfig || !values.nodes) return undefined;
     return view(ctx, values as Inputs);
   },
+  // The wait stands while a VM of its nodes does (a failed wait is recorded; one refused before it began is not).
+  exists: (live) => live.vms.length > 0,
   owns: () => true,
   foreign: () => [],
 
