@@ -66,6 +66,14 @@ describe('example: guest-cluster (3 servers, 2 agents) through the local runner'
     assert.ok(nodes.every((n) => n.ready && n.initialised && n.kubeletVersion === 'v1.32.5+rke2r1'), JSON.stringify(nodes));
     assert.deepEqual(nodes.map((n) => n.role).sort(), ['agent', 'agent', 'server', 'server', 'server']);
     assert.match(String(up.outputs.endpoint), /^127\.37\.0\.1\d$/);
+    // Agents hold the agent token only; the initialising server alone brings the CA keys.
+    for (const secret of (await client.secrets.list({ namespace: 'default', labelSelector: 'app.kubernetes.io/managed-by=harvester-iac' })).items) {
+      const userdata = Buffer.from(secret.data?.userdata ?? '', 'base64').toString('utf8');
+      if (!userdata) continue;
+      const name = String(secret.metadata.name);
+      if (name.startsWith('demo-workers')) assert.ok(/::node:/.test(userdata) && !/::server:/.test(userdata), `${name} holds the server token`);
+      assert.equal(userdata.includes('/var/lib/rancher/rke2/server/tls/server-ca.key'), name === 'demo-server-0-cloudinit', `${name}: only the initialising server carries the CA keys`);
+    }
     kubeconfigPath = join(t.dir, 'guest.kubeconfig');
     writeFileSync(kubeconfigPath, String(up.outputs.kubeconfig), { mode: 0o600 });
   });
