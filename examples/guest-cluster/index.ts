@@ -9,7 +9,8 @@
  *
  * Config (`guest-cluster:<key>`): version (the RKE2 release), servers, agents, subnet/rangeStart/rangeEnd (the
  * control plane's addresses: a range of your network on a real Harvester), image and network ("namespace/name" of
- * existing ones; by default the program makes its own), name.
+ * existing ones; by default the program makes its own), name, namespace, serviceSubnet/serviceRangeStart/serviceRangeEnd (the
+ * addresses of the guest's LoadBalancer Services), readyTimeout.
  */
 import * as pulumi from '@pulumi/pulumi';
 import * as harvester from 'harvester-iac';
@@ -28,6 +29,7 @@ const image =
 const network = config.get('network') ?? new harvester.HarvesterNetwork('guest-net', { vlan: 120, description: 'VM network of the guest cluster' }).id;
 
 const cluster = new harvester.GuestCluster(config.get('name') ?? 'demo', {
+  namespace: config.get('namespace'),
   kubernetesVersion: config.get('version') ?? 'v1.32.5+rke2r1',
   image,
   network,
