@@ -10,7 +10,7 @@
  * Config (`guest-cluster:<key>`): version (the RKE2 release), servers, agents, subnet/rangeStart/rangeEnd (the
  * control plane's addresses: a range of your network on a real Harvester), image and network ("namespace/name" of
  * existing ones; by default the program makes its own), name, namespace, serviceSubnet/serviceRangeStart/serviceRangeEnd (the
- * addresses of the guest's LoadBalancer Services), readyTimeout.
+ * addresses of the guest's LoadBalancer Services), clusterCidr, readyTimeout.
  */
 import * as pulumi from '@pulumi/pulumi';
 import * as harvester from 'harvester-iac';
@@ -44,6 +44,8 @@ const cluster = new harvester.GuestCluster(config.get('name') ?? 'demo', {
   // Addresses of the guest's Services of type LoadBalancer (Harvester's load balancers, made by its cloud provider).
   serviceAddresses: { subnet: config.get('serviceSubnet') ?? subnet, rangeStart: config.get('serviceRangeStart') ?? '172.16.100.230', rangeEnd: config.get('serviceRangeEnd') ?? '172.16.100.239' },
   agentPools: [{ name: 'workers', count: config.getNumber('agents') ?? 2, cpu: 2, memory: '4Gi', diskSize: '30Gi', nodeLabels: { 'example.com/pool': 'workers' } }],
+  // What every server shares and RKE2 cannot change on a running cluster: a change replaces the whole cluster.
+  networking: { clusterCidr: config.get('clusterCidr') ?? '10.42.0.0/16' },
   readyTimeout: config.get('readyTimeout') ?? '20m',
 });
 

@@ -106,6 +106,17 @@ describe('example: guest-cluster (3 servers, 2 agents) through the local runner'
     assert.equal((await kubectl(['delete', '-f', svc])).code, 0);
   });
 
+  it('preview says what replaces the whole cluster (its networks) and what updates in place (a pool\'s count)', async () => {
+    const replace = await run('preview', { 'guest-cluster:clusterCidr': '10.52.0.0/16' });
+    assert.ok(replace.ok, replace.text);
+    assert.match(replace.text, /\+- +harvester:GuestClusterIdentity +demo +replace\n +~ clusterCidr: "10\.42\.0\.0\/16" => "10\.52\.0\.0\/16"/);
+    for (const pool of ['demo-server', 'demo-workers']) assert.match(replace.text, new RegExp(`\\+- +harvester:HarvesterMachinePool +${pool} +replace`));
+    const scale = await run('preview', { 'guest-cluster:agents': '3' });
+    assert.ok(scale.ok, scale.text);
+    assert.match(scale.text, /~ +harvester:HarvesterMachinePool +demo-workers +update\n +~ count: 2 => 3/);
+    assert.doesNotMatch(scale.text, /replace/);
+  });
+
   it('preview of a version change names what rolls; a skipped minor version is refused at preview', async () => {
     const preview = await run('preview', { 'guest-cluster:version': 'v1.33.1+rke2r1' });
     assert.ok(preview.ok, preview.text);
