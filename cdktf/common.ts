@@ -6,6 +6,7 @@
 import type { Construct } from 'constructs';
 import { Manifest } from '@cdktf/provider-kubernetes/lib/manifest';
 import type { TerraformProvider } from 'cdktf';
+import { formatFailure } from '../provider/core/input-errors';
 import type { CheckFailure } from '../provider/core/types';
 
 /** Field manager of every object the constructs write (the Pulumi provider uses the client's own). */
@@ -25,7 +26,7 @@ export function validated<T>(
   const raw = Object.fromEntries(Object.entries(props).filter(([k, v]) => k !== 'provider' && v !== undefined));
   const v = validate(raw);
   if (v.failures.length || !v.inputs) {
-    throw new Error(`${className}: invalid props:\n${v.failures.map((f) => `  - ${f.reason}`).join('\n')}\nFix the props above and synthesize again.`);
+    throw new Error(`${className}: invalid props:\n${v.failures.map((f) => `  - ${formatFailure(f)}`).join('\n')}\nFix the props above and synthesize again.`);
   }
   return v.inputs;
 }

@@ -12,7 +12,7 @@ import { SecretV1 } from '@cdktf/provider-kubernetes/lib/secret-v1';
 import type { Manifest } from '@cdktf/provider-kubernetes/lib/manifest';
 import { desiredVirtualMachines, type DesiredPool, type MachinePoolContext } from '../provider/resources/machine-pool/desired';
 import type { MachinePoolArgs, MachinePoolInputs } from '../provider/resources/machine-pool/model';
-import { qualify } from '../provider/resources/machine-pool/refs';
+import { qualify } from '../provider/core/object-ref';
 import { validateInputs } from '../provider/resources/machine-pool/validate';
 import { manifest, validated, type ProviderProps } from './common';
 

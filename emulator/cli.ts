@@ -3,7 +3,7 @@
  * `harvester-emulator`: run the Harvester API emulator until SIGTERM/SIGINT.
  *
  *   harvester-emulator --kubeconfig PATH [--port N] [--boot-delay MS] [--latency MS] [--seed N]
- *                      [--faults RULES.yaml]
+ *                      [--faults RULES.yaml] [--hosts N --host-cpu CORES --host-memory Q …] [--setting N=V …]
  *                      [--guest-kubeconfig PATH --guest-ccm-version vX --guest-kubelet-version vY]
  *
  * Prints exactly one line containing `ready` (with the URL and kubeconfig path) once it serves, so scripts
@@ -29,6 +29,18 @@ Options:
                                 SIGHUP re-reads the file
   --token-ttl MS                token lifetime (default: never expires)
   --no-controllers              serve the API only, without Harvester's controllers and webhooks
+  --hosts N                     number of hosts (default 3: harvester-node-0..2, zones us-east-1a/1b/1c)
+  --host-cpu CORES              cores per host (default 64; allocatable is less the installer's reservation)
+  --host-memory QUANTITY        memory per host (default 1056561152Ki, a 1 TiB host; allocatable = capacity)
+  --host-max-pods N             max pods per host (default 200, as Harvester's installer sets)
+  --host-system-cpu QUANTITY    CPU requested by each host's system pods (default 1360m; 0 for none)
+  --host-system-memory QUANTITY memory requested by each host's system pods (default 2240Mi; 0 for none)
+  --server-version VERSION      Harvester version the cluster reports (default v1.6.1); from v1.8.0 the
+                                overcommit-config default is {"cpu":1000,"memory":150,"storage":100}, before
+                                it {"cpu":1600,"memory":150,"storage":200}
+  --setting NAME=VALUE          set a Harvester setting's value (repeatable), e.g.
+                                --setting 'overcommit-config={"cpu":1600,"memory":150,"storage":200}'
+                                (an upgraded v1.8 cluster) or --setting additional-guest-memory-overhead-ratio=2
   --guest-kubeconfig PATH       also serve a guest RKE2 cluster API; write its kubeconfig here
   --guest-ccm-version VERSION   harvester-cloud-provider version of the guest (e.g. v0.2.4)
   --guest-kubelet-version VER   kubelet version of the guest nodes (e.g. v1.32.4+rke2r1)
@@ -45,6 +57,12 @@ Image downloads are simulated, never dialled (a VirtualMachineImage with sourceT
 A VM whose cloud-init user data writes /etc/rancher/rke2/config.yaml and starts rke2-server or rke2-agent
 boots a simulated RKE2 node (docs/emulator.md, "Guest RKE2 clusters"). Each guest API or supervisor endpoint
 is printed as it opens: addresses in 127.0.0.0/8 are served as they are, others on 127.0.0.1 at a free port.
+
+VMs get KubeVirt's virt-launcher pods, placed by Σ requests ≤ allocatable besides selectors, affinity, taints
+and cordon; a VM that fits nowhere stays ErrorUnschedulable with kube-scheduler's FailedScheduling message
+(kubectl get pods,events -A; kubectl describe node). ResourceQuotas refuse launcher pods over their limits.
+Settings can also be changed live: kubectl patch settings.harvesterhci.io overcommit-config --type merge
+-p '{"value":"{\"cpu\":1000,\"memory\":150,\"storage\":100}"}' (each value must be at least 100).
 
 The written kubeconfig is an all-powerful admin. Service-account tokens (Secrets of type
 kubernetes.io/service-account-token, filled by the emulator) are subject to RBAC with kube-apiserver's
@@ -68,6 +86,14 @@ const VALUE_FLAGS = new Set([
   'guest-kubelet-version',
   'guest-cluster-name',
   'faults',
+  'hosts',
+  'host-cpu',
+  'host-memory',
+  'host-max-pods',
+  'host-system-cpu',
+  'host-system-memory',
+  'server-version',
+  'setting',
 ]);
 const BOOLEAN_FLAGS = new Set(['no-controllers', 'help', 'guide']);
 
@@ -94,6 +120,7 @@ export interface ParsedArgs {
 /** Parse argv (without node and script) into emulator options; throws UsageError on bad flags. */
 export function parseArgs(argv: string[]): ParsedArgs {
   const values = new Map<string, string>();
+  const settings: Record<string, string> = {};
   const booleans = new Set<string>();
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
@@ -110,6 +137,12 @@ export function parseArgs(argv: string[]): ParsedArgs {
     if (value === undefined || (eq < 0 && value.startsWith('--'))) throw new UsageError(`--${name} needs a value`);
     value = value.trim();
     if (value === '') throw new UsageError(`--${name} needs a value`);
+    if (name === 'setting') {
+      const at = value.indexOf('=');
+      if (at <= 0) throw new UsageError(`--setting must be NAME=VALUE, e.g. --setting additional-guest-memory-overhead-ratio=2 (got "${value}")`);
+      settings[value.slice(0, at)] = value.slice(at + 1);
+      continue;
+    }
     values.set(name, value);
   }
   if (booleans.has('help')) return { options: {}, help: true };
@@ -124,6 +157,7 @@ export function parseArgs(argv: string[]): ParsedArgs {
   if (values.has('seed')) options.seed = wholeNumber('seed', values.get('seed')!);
   if (values.has('token-ttl')) options.tokenTtlMs = wholeNumber('token-ttl', values.get('token-ttl')!);
   if (booleans.has('no-controllers')) options.controllers = false;
+  applyClusterFlags(options, values, settings);
   const guestFlags = ['guest-ccm-version', 'guest-kubelet-version', 'guest-cluster-name'].filter((f) => values.has(f));
   if (values.has('guest-kubeconfig')) {
     const ccm = values.get('guest-ccm-version');
@@ -140,6 +174,41 @@ export function parseArgs(argv: string[]): ParsedArgs {
   const parsed: ParsedArgs = { options, help: false, guide: booleans.has('guide') };
   if (values.has('faults')) parsed.faultsPath = values.get('faults');
   return parsed;
+}
+
+function quantityFlag(flag: string, raw: string, example: string): string {
+  if (!/^\d+(\.\d+)?(m|k|M|G|T|Ki|Mi|Gi|Ti)?$/.test(raw)) throw new UsageError(`--${flag} must be a quantity like ${example} (got "${raw}")`);
+  return raw;
+}
+
+/** The host sizing, server version and settings flags. */
+function applyClusterFlags(options: EmulatorOptions, values: Map<string, string>, settings: Record<string, string>): void {
+  const hosts: NonNullable<EmulatorOptions['hosts']> = {};
+  if (values.has('hosts')) hosts.count = wholeNumber('hosts', values.get('hosts')!, 1000);
+  if (hosts.count === 0) throw new UsageError('--hosts must be at least 1');
+  if (values.has('host-cpu')) hosts.cpu = quantityFlag('host-cpu', values.get('host-cpu')!, '64 or 32500m');
+  if (values.has('host-memory')) hosts.memory = quantityFlag('host-memory', values.get('host-memory')!, '512Gi');
+  if (values.has('host-max-pods')) hosts.pods = wholeNumber('host-max-pods', values.get('host-max-pods')!, 10000);
+  const systemCpu = values.get('host-system-cpu');
+  const systemMemory = values.get('host-system-memory');
+  if (systemCpu !== undefined || systemMemory !== undefined) {
+    const cpu = systemCpu === undefined ? '1360m' : quantityFlag('host-system-cpu', systemCpu, '2 or 1360m');
+    const memory = systemMemory === undefined ? '2240Mi' : quantityFlag('host-system-memory', systemMemory, '8Gi');
+    hosts.systemRequests = Number.parseFloat(cpu) === 0 && Number.parseFloat(memory) === 0 ? null : { cpu, memory };
+  }
+  if (Object.keys(hosts).length > 0) options.hosts = hosts;
+  const seed: NonNullable<EmulatorOptions['seedData']> = {};
+  if (values.has('server-version')) seed.serverVersion = version('server-version', values.get('server-version')!, 'v1.8.0');
+  if (Object.keys(settings).length > 0) {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { settingProblem } = require('./webhooks/setting') as typeof import('./webhooks/setting');
+    for (const [name, value] of Object.entries(settings)) {
+      const problem = settingProblem(name, value);
+      if (problem) throw new UsageError(`--setting ${name}: Harvester's setting validator refuses it: ${problem}`);
+    }
+    seed.settings = settings;
+  }
+  if (Object.keys(seed).length > 0) options.seedData = seed;
 }
 
 /** What `--guide` prints after the ready line (it never contains the word scripts wait for). */

@@ -14,7 +14,7 @@ import type { KindRegistry } from './api/types';
 import { validateObject } from './api/validation';
 import type { VersionInfo } from './api/version';
 import { createHarvesterRegistry } from './kinds';
-import { installHarvester, HarvesterHandle, HarvesterOptions, SeedOptions, seedHarvester } from './harvester';
+import { installHarvester, HarvesterHandle, HarvesterOptions, HostSizing, SeedOptions, seedHarvester, seedHosts } from './harvester';
 import { seededRandom, type FaultRule } from './faults/rules';
 import { GuestClusterOptions, GuestEmulator, startGuestCluster } from './guest-cluster';
 import { ClusterEndpoint, serveCluster, ServedCluster, withEndpoint } from './serve-cluster';
@@ -28,7 +28,7 @@ export { RequestJournal } from './faults/journal';
 export type { JournalEntry, JournalQuery } from './faults/journal';
 export type { FaultRule, FaultAction, FaultMatch, WatchDropMode } from './faults/rules';
 export { loadFaultRules } from './faults/load';
-export type { HarvesterHandle, HarvesterOptions, SeedOptions } from './harvester';
+export type { HarvesterHandle, HarvesterOptions, SeedOptions, HostSizing } from './harvester';
 export type { GuestClusterOptions, GuestEmulator } from './guest-cluster';
 export type { ClusterEndpoint } from './serve-cluster';
 export type { GuestHandle, GuestDelays } from './guest';
@@ -62,8 +62,13 @@ export interface EmulatorOptions {
   tokenTtlMs?: number;
   /** Fault rules active from the first request (more can be added at runtime through `faults`). */
   faults?: FaultRule[];
-  /** Replaces parts of the seeded cluster content (namespaces, nodes, images, networks, key pairs, pools). */
+  /** Replaces parts of the seeded cluster content (namespaces, nodes, images, networks, key pairs, pools, settings). */
   seedData?: SeedOptions;
+  /**
+   * Sizes of the seeded hosts (count, cores, memory, max pods, system-pod requests); ignored when
+   * `seedData.nodes` lists the hosts. @default 3 hosts of 64 cores, 1 TiB, 200 pods
+   */
+  hosts?: HostSizing;
   /** Serve HTTPS (kubectl sends tokens only over TLS). @default true */
   tls?: boolean;
   /** Clock for timestamps, token expiry and controller delays. @default a RealClock */
@@ -104,7 +109,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   // With a seed, generated names (generateName) are reproducible too.
   const random = options.seed !== undefined ? seededRandom(options.seed ^ 0x5eed) : undefined;
   const store = new ObjectStore(registry, clock, { validate: validateObject, random });
-  seedHarvester(store, options.seedData);
+  seedHarvester(store, options.hosts && !options.seedData?.nodes ? { ...options.seedData, nodes: seedHosts(options.hosts) } : options.seedData);
   let harvester: HarvesterHandle | undefined;
   if (options.controllers !== false) {
     const hopts: HarvesterOptions = { ...(options.harvester ?? {}) };

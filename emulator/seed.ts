@@ -16,25 +16,15 @@ import { createHash } from 'node:crypto';
 import { StatusError } from './api/errors';
 import { KindInfo, KubeObject, Store } from './api/types';
 import { harvesterKinds, HarvesterKinds } from './controllers/kinds';
-import { ANN_NETWORK_ROUTE, LABEL_CLUSTER_NETWORK, LABEL_IMAGE_DISPLAY_NAME, LABEL_REGION, LABEL_VLAN_ID, LABEL_ZONE } from './util/names';
+import { ANN_NETWORK_ROUTE, LABEL_CLUSTER_NETWORK, LABEL_IMAGE_DISPLAY_NAME, LABEL_VLAN_ID } from './util/names';
 import { LONGHORN_DEFAULT_PARAMETERS, longhornStorageClass, RESERVED_STORAGE_CLASS } from './controllers/image-stages';
-import { clone, healthyNodeConditions, kubeletNodeLabels, timestamp, writeChanges } from './util/objects';
+import { clone, timestamp, writeChanges } from './util/objects';
+import { hostNode, hostSystemPod, SeedNode } from './seed-hosts';
+import { settingProblem } from './webhooks/setting';
+import { OVERCOMMIT_SETTING, OVERHEAD_RATIO_DEFAULT, OVERHEAD_RATIO_SETTING, overcommitDefault } from './controllers/overcommit';
 import { ANN_GUEST_AGENT_PREINSTALLED } from './controllers/guest-agent';
 import { seedClusterRoleBindings, seedClusterRoles } from './rbac/seed-roles';
 import { ed25519PublicKeyLine, legacyMd5Fingerprint, parseAuthorizedKey } from './controllers/ssh-public-key';
-
-/** A host to seed. */
-export interface SeedNode {
-  name: string;
-  /** Extra labels; region/zone/hostname are set from the fields below. */
-  labels?: Record<string, string>;
-  region?: string;
-  zone?: string;
-  /** InternalIP. @default 10.0.0.1x */
-  address?: string;
-  cpu?: string;
-  memory?: string;
-}
 
 /** An image to seed (already Imported). */
 export interface SeedImage {
@@ -82,22 +72,50 @@ export interface SeedOptions {
   keyPairs?: SeedKeyPair[];
   /** IPPool objects (loadbalancer.harvesterhci.io/v1beta1) to create; none by default. */
   ipPools?: KubeObject[];
-  /** Harvester settings by name (Setting `value`). */
+  /**
+   * Harvester settings by name: each becomes the Setting's `value` (what an administrator set). Settings with a
+   * code default (`overcommit-config`, `additional-guest-memory-overhead-ratio`,
+   * `default-vm-termination-grace-period-seconds`) are seeded with that `default` and no value unless given
+   * here; `overcommit-config`'s default follows `serverVersion` (1600/150/200 before v1.8, 1000/150/100 from
+   * v1.8; an upgraded v1.8 cluster keeps `{"cpu":1600,"memory":150,"storage":200}` as its value).
+   */
   settings?: Record<string, string>;
   /** The Setting `server-version`. @default v1.6.1 */
   serverVersion?: string;
 }
+
+export type { SeedNode } from './seed-hosts';
 
 const ZONES = ['us-east-1a', 'us-east-1b', 'us-east-1c'];
 
 /** The public key of the seeded `default/ops-key` (a fixed, syntactically valid ed25519 key). */
 export const OPS_KEY_PUBLIC = ed25519PublicKeyLine(createHash('sha256').update('harvester-iac/ops-key').digest(), 'ops@harvester-iac');
 
+/** Sizes of the seeded hosts (EmulatorOptions.hosts, the CLI's --hosts/--host-* flags). */
+export interface HostSizing {
+  /** How many hosts (harvester-node-0…, zones us-east-1a/1b/1c in turn). @default 3 */
+  count?: number;
+  /** Cores per host. @default "64" */
+  cpu?: string;
+  /** Memory per host. @default "1056561152Ki" */
+  memory?: string;
+  /** Max pods per host. @default 200 */
+  pods?: number;
+  /** Requests of each host's system pods, null for none. @default { cpu: "1360m", memory: "2240Mi" } */
+  systemRequests?: { cpu?: string; memory?: string } | null;
+}
+
+/** The default hosts, sized as asked. */
+export function seedHosts(sizing: HostSizing = {}): SeedNode[] {
+  const { count = 3, ...size } = sizing;
+  return [...Array(count).keys()].map((i) => ({ name: `harvester-node-${i}`, region: 'us-east', zone: ZONES[i % ZONES.length], address: `10.0.${Math.floor(i / 90)}.${10 + (i % 90)}`, ...size }));
+}
+
 /** The default seed content. */
 export function defaultSeed(): Required<SeedOptions> {
   return {
     namespaces: ['default', 'kube-system', 'harvester-public'],
-    nodes: [0, 1, 2].map((i) => ({ name: `harvester-node-${i}`, region: 'us-east', zone: ZONES[i], address: `10.0.0.1${i}` })),
+    nodes: seedHosts(),
     images: [
       {
         namespace: 'default',
@@ -127,10 +145,7 @@ export function defaultSeed(): Required<SeedOptions> {
     networks: [{ namespace: 'default', name: 'vm-net', vlan: 100, cidr: '172.16.100.0/24', gateway: '172.16.100.1' }],
     keyPairs: [{ namespace: 'default', name: 'ops-key', publicKey: OPS_KEY_PUBLIC }],
     ipPools: [],
-    settings: {
-      'overcommit-config': '{"cpu":1600,"memory":150,"storage":200}',
-      'default-vm-termination-grace-period-seconds': '120',
-    },
+    settings: {},
     serverVersion: 'v1.6.1',
   };
 }
@@ -152,48 +167,6 @@ function seedWithStatus(store: Store, kind: KindInfo, object: KubeObject): KubeO
   const stored = createOrKeep(store, kind, rest as KubeObject);
   if (!status || stored.status) return stored;
   return writeChanges(store, kind, stored, { ...clone(stored), status: clone(status) }, { fieldManager: 'harvester-seed' });
-}
-
-function nodeObject(node: SeedNode, now: string): KubeObject {
-  const labels: Record<string, string> = {
-    ...kubeletNodeLabels(node.name),
-    'node-role.kubernetes.io/control-plane': 'true',
-    'node-role.kubernetes.io/etcd': 'true',
-    'node-role.kubernetes.io/master': 'true',
-    'network.harvesterhci.io/mgmt': 'true',
-    'harvesterhci.io/managed': 'true',
-  };
-  if (node.region) labels[LABEL_REGION] = node.region;
-  if (node.zone) labels[LABEL_ZONE] = node.zone;
-  Object.assign(labels, node.labels ?? {});
-  const capacity = { cpu: node.cpu ?? '32', memory: node.memory ?? '131811616Ki', pods: '200', 'ephemeral-storage': '250059756Ki' };
-  return {
-    apiVersion: 'v1',
-    kind: 'Node',
-    metadata: { name: node.name, labels },
-    spec: { providerID: `rke2://${node.name}`, podCIDR: '10.52.0.0/24' },
-    status: {
-      addresses: [
-        { type: 'InternalIP', address: node.address ?? '10.0.0.10' },
-        { type: 'Hostname', address: node.name },
-      ],
-      capacity,
-      allocatable: { ...capacity, cpu: String(Number(capacity.cpu) - 1) },
-      conditions: healthyNodeConditions(now),
-      nodeInfo: {
-        architecture: 'amd64',
-        operatingSystem: 'linux',
-        osImage: 'Harvester v1.6.1',
-        kernelVersion: '5.14.21-150500.55.100-default',
-        containerRuntimeVersion: 'containerd://1.7.27-k3s1',
-        kubeletVersion: 'v1.32.7+rke2r1',
-        kubeProxyVersion: 'v1.32.7+rke2r1',
-        machineID: createHash('md5').update(node.name).digest('hex'),
-        systemUUID: createHash('md5').update(`uuid/${node.name}`).digest('hex'),
-        bootID: createHash('md5').update(`boot/${node.name}`).digest('hex'),
-      },
-    },
-  };
 }
 
 function seedImages(store: Store, kinds: HarvesterKinds, images: SeedImage[], now: string): void {
@@ -241,11 +214,27 @@ export function seedHarvester(store: Store, seed: SeedOptions = {}): void {
     const annotations = { 'storageclass.kubernetes.io/is-default-class': 'true' };
     createOrKeep(store, kinds.storageClass, longhornStorageClass('harvester-longhorn', { ...LONGHORN_DEFAULT_PARAMETERS }, annotations));
   }
-  const settings: Record<string, string> = { 'server-version': s.serverVersion, ...s.settings };
-  for (const [name, value] of Object.entries(settings)) {
-    createOrKeep(store, kinds.setting, { apiVersion: 'harvesterhci.io/v1beta1', kind: 'Setting', metadata: { name }, value, default: value });
+  // Settings with a code default carry it in `default`; a value only where one was set (Harvester's layout).
+  const defaults: Record<string, string> = {
+    [OVERCOMMIT_SETTING]: overcommitDefault(s.serverVersion),
+    [OVERHEAD_RATIO_SETTING]: OVERHEAD_RATIO_DEFAULT,
+    'default-vm-termination-grace-period-seconds': '120',
+  };
+  const given: Record<string, string> = { 'server-version': s.serverVersion, ...s.settings };
+  for (const [name, value] of Object.entries(given)) {
+    const problem = settingProblem(name, value);
+    if (problem) throw new Error(`seed setting ${name} is refused by Harvester's setting validator: ${problem}`);
   }
-  for (const node of s.nodes) seedWithStatus(store, kinds.node, nodeObject(node, now));
+  for (const name of new Set([...Object.keys(defaults), ...Object.keys(given)])) {
+    const setting: KubeObject = { apiVersion: 'harvesterhci.io/v1beta1', kind: 'Setting', metadata: { name }, default: defaults[name] ?? given[name] };
+    if (given[name] !== undefined) setting.value = given[name];
+    createOrKeep(store, kinds.setting, setting);
+  }
+  for (const node of s.nodes) {
+    seedWithStatus(store, kinds.node, hostNode(node, now));
+    const system = hostSystemPod(node, now);
+    if (system && s.namespaces.includes('kube-system')) seedWithStatus(store, kinds.pod, system);
+  }
   // Cluster networks the seeded VM networks ride on: `mgmt` always (Harvester creates it at startup, ready),
   // others as if a VlanConfig attached every host (their node labels come with nodeObject for mgmt only).
   const clusterNetworks = new Set(['mgmt', ...s.networks.map((n) => n.clusterNetwork ?? 'mgmt')]);

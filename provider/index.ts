@@ -1,80 +1,52 @@
 /**
  * harvester-iac/provider: the resource providers, each an object in the shape of Pulumi's
- * `dynamic.ResourceProvider` (check / diff / create / read / update / delete), wrapped so the real
- * dynamic-provider host's contract holds (host/host-safe.ts), with `configure` receiving the stack config and
- * the progress of long waits printed on the host's standard output (host/progress.ts).
+ * `dynamic.ResourceProvider` (check / diff / create / read / update / delete), one per entry of the registry
+ * (registry.ts), each a resource on the reconciler (core/reconciler) wrapped so the real dynamic-provider host's
+ * contract holds (host/host-safe.ts), with `configure` receiving the stack config and the progress of long waits
+ * printed on the host's standard output (host/progress.ts).
  *
  * PERMANENT CONTRACT: every Pulumi state written by the SDK holds code that requires this entry by name and
  * calls these exports and their methods (`machinePool`, `topologyLabels`, `ipPool`, `loadBalancer`,
- * `guestClusterCredentials`, `image`, `network`, `keyPair`, `guestClusterIdentity`, `guestClusterReady`).
+ * `guestClusterCredentials`, `image`, `network`, `keyPair`, `guestClusterIdentity`, `guestClusterReady`: the registry's
+ * export names).
  * Never rename or remove them (test/unit/provider/index.test.ts pins them).
  */
 import { hostSafe, type HostProvider } from './host/host-safe';
 import { ProgressPrinter } from './host/progress';
-import type { ProgressSink } from './core/progress';
-import type { ResourceProvider } from './core/types';
-import { createMachinePoolProvider } from './resources/machine-pool/handlers';
-import { SECRET_INPUTS as MACHINE_POOL_SECRETS } from './resources/machine-pool/model';
-import { createTopologyLabelsProvider } from './resources/topology-labels/handlers';
-import { SECRET_INPUTS as TOPOLOGY_SECRETS } from './resources/topology-labels/model';
-import { createIPPoolProvider } from './resources/ip-pool/handlers';
-import { SECRET_INPUTS as IP_POOL_SECRETS } from './resources/ip-pool/model';
-import { createLoadBalancerProvider } from './resources/load-balancer/handlers';
-import { SECRET_INPUTS as LOAD_BALANCER_SECRETS } from './resources/load-balancer/model';
-import { createGuestClusterCredentialsProvider } from './resources/guest-cluster-credentials/handlers';
-import { SECRET_INPUTS as GUEST_CREDENTIALS_SECRETS } from './resources/guest-cluster-credentials/model';
-import { createImageProvider } from './resources/image/handlers';
-import { SECRET_INPUTS as IMAGE_SECRETS } from './resources/image/model';
-import { createNetworkProvider } from './resources/network/handlers';
-import { SECRET_INPUTS as NETWORK_SECRETS } from './resources/network/model';
-import { createKeyPairProvider } from './resources/key-pair/handlers';
-import { SECRET_INPUTS as KEY_PAIR_SECRETS } from './resources/key-pair/model';
-import { createGuestClusterIdentityProvider } from './resources/guest-cluster-identity/handlers';
-import { SECRET_INPUTS as GUEST_IDENTITY_SECRETS } from './resources/guest-cluster-identity/model';
-import { createGuestClusterReadyProvider } from './resources/guest-cluster-ready/handlers';
-import { SECRET_INPUTS as GUEST_READY_SECRETS } from './resources/guest-cluster-ready/model';
+import { inputsFlagged } from './core/input-flags';
+import { reconciledProvider } from './core/reconciler/reconciler';
+import { UnreachableClusters } from './core/unreachable';
+import { RESOURCES, progressObjectOf, type ExportName, type ResourceEntry } from './registry';
 
 /** One progress sink for the host process: every resource's waits print through it (host/progress.ts). */
 const progress = new ProgressPrinter();
+/** The clusters already explained as unreachable in this host process: every resource shares the one diagnostic. */
+const unreachable = new UnreachableClusters();
 
-/** A resource's handlers, reporting progress to the host's standard output, wrapped for the host's contract. */
-function hosted(resource: string, create: (options: { onProgress: ProgressSink }) => ResourceProvider, secretInputs: readonly string[]): HostProvider {
-  return hostSafe(create({ onProgress: progress.sinkFor(resource) }), { resource, secretInputs, progress });
+/** A resource's handlers on the reconciler, reporting progress to the host's standard output, wrapped for the host's contract. */
+function hosted(entry: ResourceEntry): HostProvider {
+  const resource = entry.load();
+  const provider = reconciledProvider(resource, { onProgress: progress.sinkFor(entry.className), unreachable });
+  return hostSafe(provider, {
+    resource: entry.className,
+    secretInputs: inputsFlagged(entry.inputs, 'secret'),
+    objectOf: (inputs) => progressObjectOf(entry, inputs),
+    progress,
+  });
 }
 
-/** The HarvesterMachinePool provider (inputs: MachinePoolArgs; outputs: MachinePoolOutputs). */
-export const machinePool: HostProvider = hosted('HarvesterMachinePool', createMachinePoolProvider, MACHINE_POOL_SECRETS);
+const providers = Object.fromEntries(RESOURCES.map((entry) => [entry.exportName, hosted(entry)])) as Record<ExportName, HostProvider>;
 
-/** The TopologyLabels provider (inputs: TopologyLabelsArgs; outputs: TopologyLabelsOutputs). */
-export const topologyLabels: HostProvider = hosted('TopologyLabels', createTopologyLabelsProvider, TOPOLOGY_SECRETS);
+/** The providers by export name (the same objects as the named exports below). */
+export { providers };
 
-/** The HarvesterIPPool provider (inputs: IPPoolArgs; outputs: IPPoolOutputs). */
-export const ipPool: HostProvider = hosted('HarvesterIPPool', createIPPoolProvider, IP_POOL_SECRETS);
-
-/** The HarvesterLoadBalancer provider (inputs: LoadBalancerArgs; outputs: LoadBalancerOutputs). */
-export const loadBalancer: HostProvider = hosted('HarvesterLoadBalancer', createLoadBalancerProvider, LOAD_BALANCER_SECRETS);
-
-/** The GuestClusterCredentials provider (inputs: GuestClusterCredentialsArgs; outputs: GuestClusterCredentialsOutputs). */
-export const guestClusterCredentials: HostProvider = hosted('GuestClusterCredentials', createGuestClusterCredentialsProvider, GUEST_CREDENTIALS_SECRETS);
-
-/** The HarvesterImage provider (inputs: ImageArgs; outputs: ImageOutputs). */
-export const image: HostProvider = hosted('HarvesterImage', createImageProvider, IMAGE_SECRETS);
-
-/** The HarvesterNetwork provider (inputs: NetworkArgs; outputs: NetworkOutputs). */
-export const network: HostProvider = hosted('HarvesterNetwork', createNetworkProvider, NETWORK_SECRETS);
-
-/** The HarvesterKeyPair provider (inputs: KeyPairArgs; outputs: KeyPairOutputs). */
-export const keyPair: HostProvider = hosted('HarvesterKeyPair', createKeyPairProvider, KEY_PAIR_SECRETS);
-
-/** The GuestClusterIdentity provider (inputs: GuestClusterIdentityArgs; outputs: GuestClusterIdentityOutputs). */
-export const guestClusterIdentity: HostProvider = hosted('GuestClusterIdentity', createGuestClusterIdentityProvider, GUEST_IDENTITY_SECRETS);
-
-/** The GuestClusterReady provider (inputs: GuestClusterReadyArgs; outputs: GuestClusterReadyOutputs). */
-export const guestClusterReady: HostProvider = hosted('GuestClusterReady', createGuestClusterReadyProvider, GUEST_READY_SECRETS);
+// The registry's export names as this module's own (permanent, see the header).
+export const { machinePool, topologyLabels, ipPool, loadBalancer, guestClusterCredentials, image, network, keyPair, guestClusterIdentity, guestClusterReady } = providers;
 
 export type { ResourceProvider, CheckResult, CheckFailure, DiffResult, CreateResult, ReadResult, UpdateResult, ID } from './core/types';
 export type { ConnectionSettings } from './core/connection';
 export type { HostProvider } from './host/host-safe';
+export { RESOURCES, type ResourceEntry, type ExportName } from './registry';
 export { UNKNOWN, isUnknown } from './core/unknowns';
 export { ProviderError, ResourceInitError } from './core/errors';
 export * as machinePools from './resources/machine-pool';

@@ -10,7 +10,9 @@ import { Display, propertyChanges, type CountKey, type ResourceFailure, type Ste
 import type { MonitorHandler, Registration } from './monitor';
 import { unwrapSecrets, wrapSecrets } from './secrets';
 import { progressObject } from '../provider/core/progress';
+import { RESOURCES, progressObjectOf } from '../provider/registry';
 import { parseProgressLine } from '../provider/host/progress';
+import { formatFailure } from '../provider/core/input-errors';
 import type { ResourceState, StackState, StateStore } from './state';
 
 type Raw = Record<string, unknown>;
@@ -175,7 +177,7 @@ export class Deployment implements MonitorHandler {
     const checked = await host.check(urn, old?.inputs ?? {}, news);
     if (checked.failures.length) {
       display.step(old ? 'update' : 'create', reg.type, reg.name, '**failed**');
-      throw new Error(`invalid inputs:\n${checked.failures.map((f) => `  - ${f.property ? `${f.property}: ` : ''}${f.reason}`).join('\n')}`);
+      throw new Error(`invalid inputs:\n${checked.failures.map((f) => `  - ${formatFailure(f)}`).join('\n')}`);
     }
     const inputs = checked.inputs;
     const result = (id: string, outputs: Raw) => ({ urn, id, object: wrapSecrets(outputs, secretKeys) });
@@ -346,9 +348,14 @@ export class Deployment implements MonitorHandler {
   }
 }
 
-/** "pulumi-nodejs:dynamic/harvester:HarvesterMachinePool" and { namespace, name } → "HarvesterMachinePool default/workers". */
+/**
+ * "pulumi-nodejs:dynamic/harvester:HarvesterMachinePool" and its inputs → "HarvesterMachinePool default/workers": the
+ * object the host wrapper stamps the resource's progress lines with (provider/registry.ts progressObjectOf).
+ */
 function progressKey(type: string, props: Raw): string {
-  return `${type.slice(type.lastIndexOf(':') + 1)} ${progressObject(props)}`;
+  const className = type.slice(type.lastIndexOf(':') + 1);
+  const entry = RESOURCES.find((r) => r.className === className);
+  return `${className} ${entry ? progressObjectOf(entry, props) : progressObject(props)}`;
 }
 
 function pastTense(verb: string): string {

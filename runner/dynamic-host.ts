@@ -1,11 +1,12 @@
 /**
- * A driver of Pulumi's real dynamic-provider host (`@pulumi/pulumi/cmd/dynamic-provider`, the process the
- * Pulumi CLI starts for every dynamic resource), playing the engine's side over gRPC with the stubs shipped
- * in @pulumi/pulumi (pulumi-tech.md §3b). Both the engine-contract tests and the local runner use it, so what
- * they prove holds for the host users run.
+ * A driver of Pulumi's real dynamic-provider host (`@pulumi/pulumi/cmd/dynamic-provider`, the process the Pulumi
+ * CLI starts for every dynamic resource), playing the engine's side over gRPC with the stubs shipped in
+ * @pulumi/pulumi (docs/design/dynamic-host-contract.md §"Driving the host"). Both the engine-contract tests and the
+ * local runner use it, so what they prove holds for the host users run.
  *
- * Values cross as plain JS objects (protobuf Structs); the preview-time unknown is UNKNOWN_VALUE. Every call has
- * a deadline, so a hang of the host (pulumi-tech.md §1.7 traps 1-3) fails as a DynamicHostError instead.
+ * Values cross as plain JS objects (protobuf Structs); the preview-time unknown is UNKNOWN_VALUE. Every call has a
+ * deadline, so a hang of the host (traps 1-3 of docs/design/dynamic-host-contract.md) fails as a DynamicHostError
+ * instead.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';

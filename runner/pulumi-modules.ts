@@ -1,6 +1,7 @@
 /**
  * Loads modules through @pulumi/pulumi's own resolution path: its generated stubs check `instanceof Struct`, so
- * grpc-js and google-protobuf must be the very copies @pulumi/pulumi uses (pulumi-tech.md §3b).
+ * grpc-js and google-protobuf must be the very copies @pulumi/pulumi uses (docs/design/dynamic-host-contract.md
+ * §"Driving the host").
  */
 import { dirname } from 'node:path';
 

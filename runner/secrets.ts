@@ -1,9 +1,10 @@
 /**
  * Secrets as the engine handles them. The SDK sends a secret as the signature object
  * `{ "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270", value }`; the dynamic-provider host
- * does not accept secrets (pulumi-tech.md §1.3), so the engine unwraps them before a call and marks the same
- * properties secret again in what it records and returns. In the state file a secret value is sealed with
- * AES-256-GCM under a key kept beside the state (mode 0600), so the file never holds it in plain text.
+ * does not accept secrets (docs/design/dynamic-host-contract.md §"Secrets"), so the engine unwraps them before a
+ * call and marks the same properties secret again in what it records and returns. In the state file a secret value
+ * is sealed with AES-256-GCM under a key kept beside the state (mode 0600), so the file never holds it in plain
+ * text.
  */
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';

@@ -4,14 +4,15 @@
  * The provider objects are what Pulumi serializes into every resource's state as `__provider`: each method
  * only requires `harvester-iac/provider` by name when it runs and delegates to the named export, so the text
  * stays under 2 KB, captures nothing secret or live, and upgrading the package upgrades existing stacks.
- * Module-level, one per resource type: Pulumi caches the serialization per object (pulumi-tech.md §1.4).
+ * Module-level, one per resource type: Pulumi caches the serialization per object (docs/design/dynamic-host-contract.md
+ * §"The provider's text").
  */
 import * as pulumi from '@pulumi/pulumi';
 import { inputReferences, inputsFlagged } from '../provider/core/input-flags';
 import { formatPath } from '../provider/core/input-errors';
 import { naturalCompare } from '../provider/core/natural-order';
 import { PROGRAM_REFS_KEY } from '../provider/core/program-refs';
-import { RESOURCES, type ResourceEntry } from './registry';
+import { RESOURCES, entryOf, type ResourceEntry } from './registry';
 
 /** The module of the type tokens: `pulumi-nodejs:dynamic/harvester:<Class>` (permanent: in users' state). */
 export const PULUMI_MODULE = 'harvester';
@@ -22,7 +23,8 @@ export const PULUMI_MODULE = 'harvester';
  * names are short because this text is stored in every resource's state (under 2 KB, tested).
  */
 function makeProvider(e: string): pulumi.dynamic.ResourceProvider {
-  // `require` runs in the dynamic-provider host, resolved from the program's folder (trap 14 of pulumi-tech.md §1.7).
+  // `require` runs in the dynamic-provider host, resolved from the program's folder (trap 14 of
+  // docs/design/dynamic-host-contract.md).
   const d = (m: string, a: unknown[]) => require('harvester-iac/provider')[e][m](...a);
   return {
     configure: (...a) => d('configure', a),
@@ -42,12 +44,6 @@ export function providerFor(exportName: string): pulumi.dynamic.ResourceProvider
   let provider = providers.get(exportName);
   if (!provider) providers.set(exportName, (provider = makeProvider(exportName)));
   return provider;
-}
-
-function entryOf(className: string): ResourceEntry {
-  const entry = RESOURCES.find((r) => r.className === className);
-  if (!entry) throw new Error(`harvester-iac: no resource ${className} in sdk/registry.ts`);
-  return entry;
 }
 
 /**

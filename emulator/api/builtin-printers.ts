@@ -6,6 +6,7 @@
  * Kinds not listed here print their registry printer columns (table.ts).
  */
 import type { KindInfo, KubeObject, PrinterColumn } from './types';
+import { EVENT_COLUMNS, POD_COLUMNS, RESOURCE_QUOTA_COLUMNS } from './pod-event-printers';
 
 /** A printer column with a computed cell. */
 export interface ComputedColumn extends Omit<PrinterColumn, 'jsonPath'> {
@@ -130,6 +131,9 @@ const BUILTIN: Record<string, ComputedColumn[]> = {
   ClusterRole: [CREATED_AT],
   RoleBinding: BINDING_COLUMNS,
   ClusterRoleBinding: BINDING_COLUMNS,
+  Pod: POD_COLUMNS,
+  Event: EVENT_COLUMNS,
+  ResourceQuota: RESOURCE_QUOTA_COLUMNS,
   Secret: [{ name: 'Type', type: 'string', value: (o) => o.type ?? null }, { name: 'Data', type: 'integer', value: (o) => countKeys(o.data) }, AGE],
 };
 

@@ -1,5 +1,5 @@
 /**
- * Discovery documents, built from the kind registry (research kube-api-emulator.md §2.1–2.2):
+ * Discovery documents, built from the kind registry (docs/design/kube-api.md §8):
  *
  * - aggregated discovery (`apidiscovery.k8s.io` v2 and v2beta1) on `/api` and `/apis`, answered with the exact
  *   aggregated Content-Type — with plain `application/json` kubectl parses it as legacy and finds no resources;
@@ -7,12 +7,34 @@
  *   (APIResourceList, subresources listed right after their parent: client-node takes the first entry whose
  *   kind matches).
  */
+import { isNamespaceKind } from './store-meta';
+import { KUBEVIRT_SUBRESOURCE_GROUP, kubevirtAggregatedGroup, kubevirtApiGroup, kubevirtResourceList } from './kubevirt-subresources';
 import type { KindInfo, KindRegistry } from './types';
 import { apiVersionOf } from './types';
 
 /** The verbs every served resource supports. */
 export const RESOURCE_VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
 const STATUS_VERBS = ['get', 'patch', 'update'];
+/** `namespaces/finalize` serves PUT only (kubernetes pkg/registry/core/namespace/storage FinalizeREST). */
+const FINALIZE_VERBS = ['update'];
+
+/** The subresources a kind serves, with their verbs, in the order the apiserver lists them. */
+export function subresourcesOf(kind: KindInfo): { name: string; verbs: string[] }[] {
+  const out: { name: string; verbs: string[] }[] = [];
+  if (isNamespaceKind(kind)) out.push({ name: 'finalize', verbs: FINALIZE_VERBS });
+  if (kind.statusSubresource) out.push({ name: 'status', verbs: STATUS_VERBS });
+  return out;
+}
+
+/** Whether `kind` serves `/{subresource}`. */
+export function servesSubresource(kind: KindInfo, subresource: string): boolean {
+  return subresourcesOf(kind).some((s) => s.name === subresource);
+}
+
+/** The verbs of a subresource name (`status` or `finalize`), or undefined for one the emulator never serves. */
+export function subresourceVerbs(subresource: string): string[] | undefined {
+  return subresource === 'status' ? STATUS_VERBS : subresource === 'finalize' ? FINALIZE_VERBS : undefined;
+}
 
 /** Which discovery document a client asked for. */
 export type DiscoveryFormat = 'v2' | 'v2beta1' | 'legacy';
@@ -114,13 +136,14 @@ function aggregatedResource(kind: KindInfo): Record<string, unknown> {
   };
   if (kind.shortNames.length > 0) entry.shortNames = kind.shortNames;
   if (kind.categories && kind.categories.length > 0) entry.categories = kind.categories;
-  if (kind.statusSubresource) entry.subresources = [{ subresource: 'status', responseKind, verbs: STATUS_VERBS }];
+  const subresources = subresourcesOf(kind);
+  if (subresources.length > 0) entry.subresources = subresources.map((sub) => ({ subresource: sub.name, responseKind, verbs: sub.verbs }));
   return entry;
 }
 
 /** The APIGroupDiscoveryList for `/api` (core only) or `/apis` (every named group). */
 export function aggregatedDiscovery(registry: KindRegistry, core: boolean, format: 'v2' | 'v2beta1'): Record<string, unknown> {
-  const items = groupsOf(registry)
+  const items: Record<string, unknown>[] = groupsOf(registry)
     .filter((g) => (g.group === '') === core)
     .map((g) => ({
       metadata: { name: g.group, creationTimestamp: null },
@@ -130,7 +153,18 @@ export function aggregatedDiscovery(registry: KindRegistry, core: boolean, forma
         freshness: 'Current',
       })),
     }));
+  if (!core && servesKubevirt(registry)) {
+    items.push(kubevirtAggregatedGroup());
+    items.sort((a, b) => groupName(a).localeCompare(groupName(b)));
+  }
   return { kind: 'APIGroupDiscoveryList', apiVersion: `apidiscovery.k8s.io/${format}`, metadata: {}, items };
+}
+
+const groupName = (item: Record<string, unknown>): string => String((item.metadata as { name: string }).name);
+
+/** KubeVirt's aggregated subresource API is there when KubeVirt's VirtualMachine kind is. */
+function servesKubevirt(registry: KindRegistry): boolean {
+  return registry.byKind('kubevirt.io/v1', 'VirtualMachine') !== undefined;
 }
 
 /** Legacy `GET /api`. */
@@ -149,20 +183,26 @@ function apiGroup(g: GroupVersions): Record<string, unknown> {
 
 /** Legacy `GET /apis`. */
 export function legacyGroupList(registry: KindRegistry): Record<string, unknown> {
-  const groups = groupsOf(registry)
+  const groups: Record<string, unknown>[] = groupsOf(registry)
     .filter((g) => g.group !== '')
     .map(apiGroup);
+  if (servesKubevirt(registry)) {
+    groups.push(kubevirtApiGroup());
+    groups.sort((a, b) => String(a.name).localeCompare(String(b.name)));
+  }
   return { kind: 'APIGroupList', apiVersion: 'v1', groups };
 }
 
 /** Legacy `GET /apis/{group}`, or undefined when the group is not served. */
 export function legacyGroup(registry: KindRegistry, group: string): Record<string, unknown> | undefined {
+  if (group === KUBEVIRT_SUBRESOURCE_GROUP && servesKubevirt(registry)) return { kind: 'APIGroup', apiVersion: 'v1', ...kubevirtApiGroup() };
   const g = groupsOf(registry).find((x) => x.group === group && group !== '');
   return g ? { kind: 'APIGroup', apiVersion: 'v1', ...apiGroup(g) } : undefined;
 }
 
 /** Legacy `GET /api/v1` or `/apis/{g}/{v}`, or undefined when that group-version is not served. */
 export function legacyResourceList(registry: KindRegistry, group: string, version: string): Record<string, unknown> | undefined {
+  if (group === KUBEVIRT_SUBRESOURCE_GROUP) return servesKubevirt(registry) ? kubevirtResourceList(version) : undefined;
   const kinds = kindsOf(registry, group, version);
   if (kinds.length === 0) return undefined;
   const resources: Record<string, unknown>[] = [];
@@ -177,8 +217,8 @@ export function legacyResourceList(registry: KindRegistry, group: string, versio
     if (kind.shortNames.length > 0) entry.shortNames = kind.shortNames;
     if (kind.categories && kind.categories.length > 0) entry.categories = kind.categories;
     resources.push(entry);
-    if (kind.statusSubresource) {
-      resources.push({ name: `${kind.plural}/status`, singularName: '', namespaced: kind.namespaced, kind: kind.kind, verbs: STATUS_VERBS });
+    for (const sub of subresourcesOf(kind)) {
+      resources.push({ name: `${kind.plural}/${sub.name}`, singularName: '', namespaced: kind.namespaced, kind: kind.kind, verbs: sub.verbs });
     }
   }
   return { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: apiVersionOf({ group, version }), resources };

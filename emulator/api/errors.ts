@@ -1,6 +1,6 @@
 /**
  * Kubernetes `Status` errors with the exact shapes of k8s.io/apimachinery/pkg/api/errors
- * (see shared research kube-api-emulator.md §7). Every layer of the emulator throws these; the HTTP layer
+ * (docs/design/kube-api-errors.md §"Status shapes"). Every layer of the emulator throws these; the HTTP layer
  * serialises `status` with `code` as the HTTP status.
  */
 import { KindInfo, ValidationCause, qualifiedResource } from './types';
@@ -83,19 +83,32 @@ export function conflict(kind: KindInfo, name: string, why = 'the object has bee
   );
 }
 
-/** 409 from server-side apply: other managers own fields this apply changes. */
-export function applyConflict(conflicts: { manager: string; field: string }[]): StatusError {
-  const byManager = new Map<string, string[]>();
-  for (const c of conflicts) byManager.set(c.manager, [...(byManager.get(c.manager) ?? []), c.field]);
+/**
+ * 409 from server-side apply (managedfields internal/conflict.go): other managers own fields this apply
+ * changes. `manager` names an owner (printed quoted), or `printed` is how it is printed (`"kubectl-edit"
+ * using v1`); `identifier` orders the owners as the apiserver sorts them (default: the name).
+ */
+export function applyConflict(input: { manager: string; printed?: string; identifier?: string; field: string }[]): StatusError {
+  const conflicts = input.map((c) => ({ manager: c.printed ?? JSON.stringify(c.manager), identifier: c.identifier ?? c.manager, field: c.field }));
   let message: string;
   if (conflicts.length === 1) {
-    message = `Apply failed with 1 conflict: conflict with "${conflicts[0].manager}": ${conflicts[0].field}`;
+    message = `Apply failed with 1 conflict: conflict with ${conflicts[0].manager}: ${conflicts[0].field}`;
   } else {
-    const parts = [...byManager].map(([m, fields]) => `conflicts with "${m}":\n${fields.map((f) => `- ${f}`).join('\n')}`);
-    message = `Apply failed with ${conflicts.length} conflicts: ${parts.join('\n')}`;
+    const byOwner = new Map<string, { manager: string; fields: string[] }>();
+    for (const c of conflicts) {
+      const group = byOwner.get(c.identifier) ?? { manager: c.manager, fields: [] };
+      group.fields.push(c.field);
+      byOwner.set(c.identifier, group);
+    }
+    const lines: string[] = [];
+    for (const id of [...byOwner.keys()].sort()) {
+      const group = byOwner.get(id)!;
+      lines.push(`conflicts with ${group.manager}:`, ...group.fields.map((f) => `- ${f}`));
+    }
+    message = `Apply failed with ${conflicts.length} conflicts: ${lines.join('\n')}`;
   }
   return new StatusError(409, 'Conflict', message, {
-    causes: conflicts.map((c) => ({ reason: 'FieldManagerConflict', message: `conflict with "${c.manager}"`, field: c.field })),
+    causes: conflicts.map((c) => ({ reason: 'FieldManagerConflict', message: `conflict with ${c.manager}`, field: c.field })),
   });
 }
 
@@ -115,6 +128,17 @@ export function invalid(kind: KindInfo, name: string, causes: { reason: CauseRea
   details.kind = kind.kind;
   details.causes = causes.map((c) => ({ reason: c.reason, message: c.message, field: c.field }));
   return new StatusError(422, 'Invalid', `${kindName} "${name}" is invalid: ${joined}`, details);
+}
+
+/** 422 for several invalid request options at once (`[a, b]` in the message, as an aggregated field.ErrorList). */
+export function optionsInvalidCauses(optionsKind: string, causes: { reason: string; field: string; message: string }[]): StatusError {
+  const parts = causes.map((c) => `${c.field}: ${c.message}`);
+  const joined = parts.length === 1 ? parts[0] : `[${parts.join(', ')}]`;
+  return new StatusError(422, 'Invalid', `${optionsKind}.meta.k8s.io "" is invalid: ${joined}`, {
+    group: 'meta.k8s.io',
+    kind: optionsKind,
+    causes: causes.map((c) => ({ reason: c.reason, message: c.message, field: c.field })),
+  });
 }
 
 /** 400 with a free-form message, as an admission webhook denial reads on a real cluster. */

@@ -2,9 +2,9 @@
  * Field ownership for server-side apply: sets of field paths and their `fieldsV1` form
  * (`{"f:spec":{"f:ipam":{}}}`), as exposed in `metadata.managedFields`.
  *
- * The emulator tracks Apply managers only (research §4.9): recording Update entries would make kubectl run
- * its client-side-to-server-side migration patch. A path ends at a scalar, a list (lists are atomic), or an
- * empty map; maps recurse, so labels and annotations are owned key by key.
+ * A path ends at a scalar, a list (lists are atomic), or an empty map; maps recurse, so labels and
+ * annotations are owned key by key. A map a write added as a whole is a member too (`"."` in fieldsV1), as
+ * structured-merge-diff's comparison records it. How managers gain and lose paths: field-manager.ts.
  */
 import { JsonObject, isPlainObject } from './store-json';
 import { ManagedFieldsEntry } from './types';
@@ -48,6 +48,9 @@ export function formatPath(path: FieldPath): string {
   return `.${path.join('.')}`;
 }
 
+/** A path's key in a FieldSet: its segments joined by U+0001, which sorts before any character a name holds. */
+const keyOf = (path: FieldPath): string => path.join('\u0001');
+
 /** A set of field paths. */
 export class FieldSet {
   private readonly paths = new Map<string, FieldPath>();
@@ -59,17 +62,17 @@ export class FieldSet {
 
   /** Add one path. */
   add(path: FieldPath): void {
-    this.paths.set(JSON.stringify(path), [...path]);
+    this.paths.set(keyOf(path), [...path]);
   }
 
   /** Remove one path (exact match). */
   delete(path: FieldPath): void {
-    this.paths.delete(JSON.stringify(path));
+    this.paths.delete(keyOf(path));
   }
 
   /** Exact membership. */
   has(path: FieldPath): boolean {
-    return this.paths.has(JSON.stringify(path));
+    return this.paths.has(keyOf(path));
   }
 
   /** Whether some member overlaps `path` (equal, ancestor or descendant). */
@@ -84,6 +87,48 @@ export class FieldSet {
 
   get size(): number {
     return this.paths.size;
+  }
+
+  /** A copy. */
+  copy(): FieldSet {
+    return new FieldSet(this.paths.values());
+  }
+
+  /** Members of this set or `other`: this very set when `other` adds nothing (sets are not changed in place). */
+  union(other: FieldSet): FieldSet {
+    if (other.size === 0) return this;
+    if (this.size === 0) return other;
+    let adds = false;
+    for (const k of other.paths.keys()) if (!this.paths.has(k)) adds = true;
+    if (!adds) return this;
+    const out = this.copy();
+    for (const p of other.paths.values()) out.add(p);
+    return out;
+  }
+
+  /** Members of this set not in `other`: this very set when nothing is taken away. */
+  difference(other: FieldSet): FieldSet {
+    if (other.size === 0 || this.size === 0) return this;
+    let takes = false;
+    for (const k of other.paths.keys()) if (this.paths.has(k)) takes = true;
+    if (!takes) return this;
+    return new FieldSet([...this.paths.entries()].filter(([k]) => !other.paths.has(k)).map(([, p]) => p));
+  }
+
+  /** Members of both (a new set). */
+  intersection(other: FieldSet): FieldSet {
+    return new FieldSet([...this.paths.entries()].filter(([k]) => other.paths.has(k)).map(([, p]) => p));
+  }
+
+  /** Whether some member is `path` or lies under it. */
+  hasAtOrBelow(path: FieldPath): boolean {
+    for (const p of this.paths.values()) if (isPrefix(path, p)) return true;
+    return false;
+  }
+
+  /** Members sorted element by element (structured-merge-diff's Set iteration order). */
+  sorted(): FieldPath[] {
+    return this.toArray().sort(comparePaths);
   }
 
   /** The leaf paths of a (decoded) object, leaving out `exclude` and everything under them. */
@@ -117,23 +162,36 @@ export class FieldSet {
   /** The `fieldsV1` tree of this set. */
   toFieldsV1(): Record<string, unknown> {
     const root: Record<string, unknown> = {};
-    const sorted = this.toArray().sort((a, b) => (a.join('\u0000') < b.join('\u0000') ? -1 : 1));
-    for (const path of sorted) {
+    // Sorted keys order paths element by element, a parent before its children.
+    const sorted = [...this.paths.entries()].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+    const members: Record<string, unknown>[] = [];
+    for (const [, path] of sorted) {
       let node = root;
       for (const seg of path) {
         const key = `f:${seg}`;
-        if (!isPlainObject(node[key])) node[key] = {};
-        node = node[key] as Record<string, unknown>;
+        let child = node[key] as Record<string, unknown> | undefined;
+        if (child === undefined) node[key] = child = {};
+        node = child;
       }
+      members.push(node);
     }
     // A member that is also an ancestor of another member is marked with "." as the apiserver does.
-    for (const path of sorted) {
-      let node = root;
-      for (const seg of path) node = node[`f:${seg}`] as Record<string, unknown>;
-      if (Object.keys(node).some((k) => k.startsWith('f:'))) node['.'] = {};
+    for (const node of members) {
+      if (Object.keys(node).length > 0 && !('.' in node)) {
+        const children = { ...node };
+        for (const k of Object.keys(node)) delete node[k];
+        node['.'] = {};
+        Object.assign(node, children);
+      }
     }
     return root;
   }
+}
+
+/** Order paths element by element, a prefix first. */
+export function comparePaths(a: FieldPath, b: FieldPath): number {
+  for (let i = 0; i < Math.min(a.length, b.length); i++) if (a[i] !== b[i]) return a[i] < b[i] ? -1 : 1;
+  return a.length - b.length;
 }
 
 /** Identity of a managed-fields entry: manager, operation and subresource. */

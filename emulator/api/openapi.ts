@@ -1,5 +1,5 @@
 /**
- * OpenAPI v3 (research kube-api-emulator.md §2.3): `/openapi/v3` lists one document per group-version;
+ * OpenAPI v3 (docs/design/kube-api.md §9): `/openapi/v3` lists one document per group-version;
  * each document has, per kind, the collection and item paths with operations tagged
  * `x-kubernetes-group-version-kind`, and PATCH/POST/PUT operations carrying a `fieldValidation` query
  * parameter. That parameter is what makes kubectl (cli-runtime queryParamVerifierV3) use server-side

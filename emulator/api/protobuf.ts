@@ -1,7 +1,8 @@
 /**
  * A decoder for the Kubernetes protobuf request bodies kubectl sends for built-in kinds.
  *
- * kubectl's typed clients (`kubectl create configmap|secret|namespace|service`) POST
+ * kubectl's typed clients (`kubectl create configmap|secret|namespace|service|serviceaccount|role|clusterrole|
+ * rolebinding|clusterrolebinding`, `kubectl auth can-i`) POST
  * `application/vnd.kubernetes.protobuf` and do not fall back to JSON on 415, so a server that only speaks
  * JSON cannot serve them. The body is the `k8s\0` magic followed by a runtime.Unknown message
  * {1: TypeMeta{1: apiVersion, 2: kind}, 2: raw object, 3: contentEncoding, 4: contentType}; the raw object
@@ -11,7 +12,7 @@
  */
 import { StatusError, unsupportedMediaType } from './errors';
 
-type FieldType = 'string' | 'bytes' | 'int' | 'bool' | 'mapString' | 'mapBytes' | 'intOrString' | Schema;
+type FieldType = 'string' | 'bytes' | 'int' | 'bool' | 'mapString' | 'mapBytes' | 'mapQuantity' | 'intOrString' | Schema;
 interface Field {
   name: string;
   type: FieldType;
@@ -87,7 +88,58 @@ const REVIEW_ATTRIBUTES = {
   2: { name: 'nonResourceAttributes', type: NON_RESOURCE_ATTRIBUTES },
 } satisfies Schema;
 
+// core/v1 ServiceAccount and rbac.authorization.k8s.io/v1 (what `kubectl create serviceaccount|role|clusterrole|
+// rolebinding|clusterrolebinding` post); field numbers of k8s.io/api generated.proto, checked against kubectl 1.32.
+const OBJECT_REFERENCE: Schema = {
+  1: { name: 'kind', type: 'string' },
+  2: { name: 'namespace', type: 'string' },
+  3: { name: 'name', type: 'string' },
+  4: { name: 'uid', type: 'string' },
+  5: { name: 'apiVersion', type: 'string' },
+  6: { name: 'resourceVersion', type: 'string' },
+  7: { name: 'fieldPath', type: 'string' },
+};
+const POLICY_RULE: Schema = {
+  1: { name: 'verbs', type: 'string', repeated: true },
+  2: { name: 'apiGroups', type: 'string', repeated: true },
+  3: { name: 'resources', type: 'string', repeated: true },
+  4: { name: 'resourceNames', type: 'string', repeated: true },
+  5: { name: 'nonResourceURLs', type: 'string', repeated: true },
+};
+const LABEL_SELECTOR: Schema = {
+  1: { name: 'matchLabels', type: 'mapString' },
+  2: { name: 'matchExpressions', type: { 1: { name: 'key', type: 'string' }, 2: { name: 'operator', type: 'string' }, 3: { name: 'values', type: 'string', repeated: true } }, repeated: true },
+};
+const SUBJECT: Schema = {
+  1: { name: 'kind', type: 'string' },
+  2: { name: 'apiGroup', type: 'string' },
+  3: { name: 'name', type: 'string' },
+  4: { name: 'namespace', type: 'string' },
+};
+const ROLE_REF: Schema = { 1: { name: 'apiGroup', type: 'string' }, 2: { name: 'kind', type: 'string' }, 3: { name: 'name', type: 'string' } };
+const BINDING: Schema = {
+  1: { name: 'metadata', type: OBJECT_META },
+  2: { name: 'subjects', type: SUBJECT, repeated: true },
+  3: { name: 'roleRef', type: ROLE_REF },
+};
+
 const KINDS: Record<string, Schema> = {
+  'v1/ServiceAccount': {
+    1: { name: 'metadata', type: OBJECT_META },
+    2: { name: 'secrets', type: OBJECT_REFERENCE, repeated: true },
+    3: { name: 'imagePullSecrets', type: { 1: { name: 'name', type: 'string' } }, repeated: true },
+    4: { name: 'automountServiceAccountToken', type: 'bool' },
+  },
+  'rbac.authorization.k8s.io/v1/Role': { 1: { name: 'metadata', type: OBJECT_META }, 2: { name: 'rules', type: POLICY_RULE, repeated: true } },
+  'rbac.authorization.k8s.io/v1/ClusterRole': {
+    1: { name: 'metadata', type: OBJECT_META },
+    2: { name: 'rules', type: POLICY_RULE, repeated: true },
+    3: { name: 'aggregationRule', type: { 1: { name: 'clusterRoleSelectors', type: LABEL_SELECTOR, repeated: true } } },
+  },
+  'rbac.authorization.k8s.io/v1/RoleBinding': BINDING,
+  'rbac.authorization.k8s.io/v1/ClusterRoleBinding': BINDING,
+  // What `kubectl auth can-i --list` posts.
+  'authorization.k8s.io/v1/SelfSubjectRulesReview': { 1: { name: 'metadata', type: OBJECT_META }, 2: { name: 'spec', type: { 1: { name: 'namespace', type: 'string' } } } },
   'authorization.k8s.io/v1/SelfSubjectAccessReview': { 1: { name: 'metadata', type: OBJECT_META }, 2: { name: 'spec', type: REVIEW_ATTRIBUTES } },
   'authorization.k8s.io/v1/SubjectAccessReview': {
     1: { name: 'metadata', type: OBJECT_META },
@@ -116,6 +168,11 @@ const KINDS: Record<string, Schema> = {
   'v1/Service': {
     1: { name: 'metadata', type: OBJECT_META },
     2: { name: 'spec', type: SERVICE_SPEC },
+  },
+  // `kubectl create quota`: spec.hard is a map of resource.Quantity ({1: string}).
+  'v1/ResourceQuota': {
+    1: { name: 'metadata', type: OBJECT_META },
+    2: { name: 'spec', type: { 1: { name: 'hard', type: 'mapQuantity' }, 2: { name: 'scopes', type: 'string', repeated: true } } },
   },
 };
 
@@ -158,10 +215,10 @@ class Reader {
   }
 }
 
-function decodeMapEntry(buf: Buffer, bytesValue: boolean): [string, string] {
+function decodeMapEntry(buf: Buffer, value: 'mapString' | 'mapBytes' | 'mapQuantity'): [string, string] {
   const r = new Reader(buf);
   let key = '';
-  let value = '';
+  let text = '';
   while (!r.done) {
     const tag = r.varint();
     const field = Math.floor(tag / 8);
@@ -171,9 +228,9 @@ function decodeMapEntry(buf: Buffer, bytesValue: boolean): [string, string] {
     }
     const b = r.bytes();
     if (field === 1) key = b.toString('utf8');
-    else if (field === 2) value = bytesValue ? b.toString('base64') : b.toString('utf8');
+    else if (field === 2) text = value === 'mapBytes' ? b.toString('base64') : value === 'mapQuantity' ? String(decodeMessage(b, { 1: { name: 'string', type: 'string' } }).string ?? '') : b.toString('utf8');
   }
-  return [key, value];
+  return [key, text];
 }
 
 function decodeIntOrString(buf: Buffer): number | string | undefined {
@@ -210,8 +267,8 @@ function decodeMessage(buf: Buffer, schema: Schema): Record<string, unknown> {
       const b = r.bytes();
       if (field.type === 'string') value = b.toString('utf8');
       else if (field.type === 'bytes') value = b.toString('base64');
-      else if (field.type === 'mapString' || field.type === 'mapBytes') {
-        const [k, v] = decodeMapEntry(b, field.type === 'mapBytes');
+      else if (field.type === 'mapString' || field.type === 'mapBytes' || field.type === 'mapQuantity') {
+        const [k, v] = decodeMapEntry(b, field.type);
         const map = (out[field.name] as Record<string, string> | undefined) ?? {};
         map[k] = v;
         out[field.name] = map;
@@ -220,7 +277,8 @@ function decodeMessage(buf: Buffer, schema: Schema): Record<string, unknown> {
       else value = decodeMessage(b, field.type);
     }
     if (field.repeated) {
-      if (!isEmpty(value) || field.type !== 'string') ((out[field.name] as unknown[] | undefined) ?? (out[field.name] = [])).push(value);
+      // An element is kept even when empty: `apiGroups: [""]` (the core group) is a list of one empty string.
+      ((out[field.name] as unknown[] | undefined) ?? (out[field.name] = [])).push(value);
     } else {
       out[field.name] = value;
     }

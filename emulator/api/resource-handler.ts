@@ -1,6 +1,6 @@
 /**
  * Resource requests: list/watch/get/create/update/patch/delete/deletecollection on a resolved kind, turned
- * into Store calls (research kube-api-emulator.md §3–§5). The store owns the object semantics; this layer
+ * into Store calls (docs/design/kube-api.md §10, §11, §15). The store owns the object semantics; this layer
  * owns HTTP: body decoding, option parsing, URL/body consistency, content negotiation (JSON or Table), status
  * codes (POST 201, apply-create 201) and Warning headers.
  */
@@ -11,7 +11,7 @@ import type { DeleteOptions, KindInfo, KubeObject, ListResult, PatchType, WatchO
 import { apiVersionOf } from './types';
 import { parseJsonBody, readBody, send, sendJson, warningHeaderValues } from './http-io';
 import { servedJson } from './served-json';
-import { intParam, parseDeleteOptions, parseWriteOptions } from './request-options';
+import { checkListQuery, intParam, parseDeleteOptions, parseWatchQuery, parseWriteOptions } from './request-options';
 import type { ResourceRoute } from './router';
 import type { ObjectStore } from './store';
 import { assertTargetMatches } from './store-checks';
@@ -138,7 +138,7 @@ export async function handleResource(r: ResourceRequest, deps: ResourceHandlerDe
   const { store } = deps;
   const { route, kind, query } = r;
   const ns = route.namespace;
-  const subresource = route.subresource === 'status' ? ('status' as const) : undefined;
+  const subresource = route.subresource === 'status' || route.subresource === 'finalize' ? route.subresource : undefined;
   const table = negotiateTable(r.req.headers.accept);
   const userAgent = r.req.headers['user-agent'];
 
@@ -148,6 +148,7 @@ export async function handleResource(r: ResourceRequest, deps: ResourceHandlerDe
 
   switch (r.verb) {
     case 'list': {
+      checkListQuery(query);
       const result = store.listShared(kind, {
         namespace: ns,
         labelSelector: query.get('labelSelector') ?? undefined,
@@ -168,8 +169,7 @@ export async function handleResource(r: ResourceRequest, deps: ResourceHandlerDe
         namespace: ns,
         labelSelector: query.get('labelSelector') ?? undefined,
         fieldSelector: query.get('fieldSelector') ?? undefined,
-        resourceVersion: query.get('resourceVersion') ?? undefined,
-        allowWatchBookmarks: query.get('allowWatchBookmarks') === 'true' || query.get('allowWatchBookmarks') === '1',
+        ...parseWatchQuery(query),
       };
       if (route.name !== undefined) {
         // A watch on an item path is a collection watch narrowed to that name.

@@ -1,5 +1,5 @@
 /**
- * The apiserver URL grammar (research kube-api-emulator.md §2.4), parsed into a route. The router knows
+ * The apiserver URL grammar (docs/design/kube-api.md §10), parsed into a route. The router knows
  * nothing about which kinds exist; the resource handler resolves group/version/plural against the registry.
  *
  *   /api/v1/{plural}[/{name}[/{sub}]]                                  cluster-scoped core
@@ -64,6 +64,8 @@ function resourceRoute(group: string, version: string, rest: string[]): Route {
     namespace = parts[1];
     parts = parts.slice(2);
   }
+  // KubeVirt's aggregated subresources have paths like `.../virtualmachineinstances/x/sev/fetchcertchain`.
+  if (group === 'subresources.kubevirt.io' && parts.length > 3) parts = [parts[0], parts[1], parts.slice(2).join('/')];
   if (parts.length < 1 || parts.length > 3) return { type: 'notFound' };
   const [plural, name, subresource] = parts;
   const route: ResourceRoute = { type: 'resource', group, version, plural };
@@ -128,8 +130,5 @@ export function resourceVerb(method: string, route: ResourceRoute, watch: boolea
   }
 }
 
-/** `?watch=1|true` (the apiserver accepts both). */
-export function isWatchQuery(query: URLSearchParams): boolean {
-  const value = query.get('watch');
-  return value === '1' || value === 'true';
-}
+/** `?watch` read as kube-apiserver reads booleans (request-options.ts). */
+export { isWatchQuery } from './request-options';

@@ -27,6 +27,8 @@ import { qualifiedResource } from './types';
 import { Authenticated, TokenAuthenticator, TokenTable, authenticate } from './auth';
 import { accessReviewKind, answerAccessReview, attributesOf, authorizeRequest, impersonate, RbacContext } from '../rbac/request';
 import {
+  servesSubresource,
+  subresourceVerbs,
   aggregatedContentType,
   aggregatedDiscovery,
   legacyCoreVersions,
@@ -38,6 +40,7 @@ import {
 import { send, sendJson, sendStatusError } from './http-io';
 import { OpenApiPublisher } from './openapi';
 import { handleResource } from './resource-handler';
+import { KUBEVIRT_SUBRESOURCE_GROUP, handleKubevirtSubresource, kubevirtVerb } from './kubevirt-subresources';
 import { ResourceRoute, Route, isWatchQuery, parseRoute, resourceVerb } from './router';
 import type { TlsMaterial } from './tls';
 import { DEFAULT_VERSION_INFO, VersionInfo, healthBody } from './version';
@@ -173,9 +176,13 @@ export class ApiServer {
       let kind: KindInfo | undefined;
       // undefined for a method the resource path does not support (405 after authentication).
       let resourceVerbName: string | undefined;
+      const kubevirtSubresource = route.type === 'resource' && route.group === KUBEVIRT_SUBRESOURCE_GROUP;
       if (route.type === 'resource') {
-        kind = this.resolveKind(route);
-        resourceVerbName = this.resourceVerbOf(method, route, kind, watch);
+        if (kubevirtSubresource) resourceVerbName = kubevirtVerb(method);
+        else {
+          kind = this.resolveKind(route);
+          resourceVerbName = this.resourceVerbOf(method, route, kind, watch);
+        }
         Object.assign(entry, { resource: route.plural, namespace: route.namespace, name: route.name, subresource: route.subresource });
       }
       const verb = resourceVerbName ?? method.toLowerCase();
@@ -205,6 +212,10 @@ export class ApiServer {
           await answerAccessReview(req, res, review, auth, rbac);
           return;
         }
+      }
+      if (route.type === 'resource' && kubevirtSubresource) {
+        await handleKubevirtSubresource(req, res, method, route, this.kubevirtDeps());
+        return;
       }
       if (route.type === 'resource') {
         if (kind === undefined) throw pathNotFound();
@@ -261,12 +272,22 @@ export class ApiServer {
     });
   }
 
+  /** The kinds KubeVirt's subresource handlers write (404 for everything when the registry lacks them). */
+  private kubevirtDeps(): Parameters<typeof handleKubevirtSubresource>[4] {
+    const registry = this.options.store.registry;
+    const vm = registry.byKind('kubevirt.io/v1', 'VirtualMachine');
+    const vmi = registry.byKind('kubevirt.io/v1', 'VirtualMachineInstance');
+    const migration = registry.byKind('kubevirt.io/v1', 'VirtualMachineInstanceMigration');
+    if (!vm || !vmi || !migration) throw pathNotFound();
+    return { store: this.options.store, vm, vmi, migration };
+  }
+
   private resolveKind(route: ResourceRoute): KindInfo | undefined {
     const kind = this.options.store.registry.byResource(route.group, route.version, route.plural);
     if (!kind) return undefined;
     if (!kind.namespaced && route.namespace !== undefined) return undefined;
     if (kind.namespaced && route.namespace === undefined && route.name !== undefined) return undefined;
-    if (route.subresource !== undefined && !(route.subresource === 'status' && kind.statusSubresource)) return undefined;
+    if (route.subresource !== undefined && !servesSubresource(kind, route.subresource)) return undefined;
     return kind;
   }
 
@@ -276,7 +297,7 @@ export class ApiServer {
     if (verb === undefined) return undefined;
     // The all-namespaces path of a namespaced kind serves only list and watch.
     if (kind?.namespaced && route.namespace === undefined && verb !== 'list' && verb !== 'watch') return undefined;
-    if (route.subresource !== undefined && !['get', 'update', 'patch'].includes(verb)) return undefined;
+    if (route.subresource !== undefined && !(subresourceVerbs(route.subresource) ?? []).includes(verb)) return undefined;
     return verb;
   }
 

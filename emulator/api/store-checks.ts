@@ -1,6 +1,6 @@
 /**
  * Request-shape checks and the store-specific Status errors whose wording comes from the apiserver's
- * generic registry (research §4.3–§4.5, §7).
+ * generic registry (docs/design/kube-api.md §11; docs/design/kube-api-errors.md §"Status shapes").
  */
 import { StatusError, badRequest, conflict, resourceDetails } from './errors';
 import { isPlainObject } from './store-json';

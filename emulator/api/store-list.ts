@@ -1,12 +1,12 @@
 /**
- * List with selectors and paging (research §4.4). Items come sorted by namespace, then name. A continue
+ * List with selectors and paging (docs/design/kube-api.md §12). Items come sorted by namespace, then name. A continue
  * token is opaque base64 JSON `{v, rv, start}`: later pages are served from the first page's snapshot,
  * rebuilt by undoing the logged writes made since; when that history is gone the answer is 410 Expired with a
  * fresh token (rv -1: "continue inconsistently from the current state") in the Status metadata.
  */
 import { EventLog } from './event-log';
 import { StatusError, badRequest, expired } from './errors';
-import { LabelRequirement, LabelSelector, parseFieldSelector, parseLabelSelector } from './selectors';
+import { LabelRequirement, LabelSelector, parseFieldSelector, parseLabelSelector, fieldLabelsOf } from './selectors';
 import { KindTable, objectKey, splitObjectKey } from './store-index';
 import { watcherMatches } from './store-watch';
 import { KindInfo, KubeObject, ListOptions } from './types';
@@ -97,7 +97,7 @@ function indexedKeys(table: KindTable, labels: LabelSelector): string[] | undefi
 /** Serve one list request over a kind's table. */
 export function listTable(kind: KindInfo, kindKey: string, table: KindTable, log: EventLog, currentRv: number, options: ListOptions = {}): ListPage {
   const labels = parseLabelSelector(options.labelSelector);
-  const fields = parseFieldSelector(options.fieldSelector);
+  const fields = parseFieldSelector(options.fieldSelector, fieldLabelsOf(kind));
   const limit = options.limit !== undefined && options.limit > 0 ? Math.floor(options.limit) : undefined;
   const namespace = kind.namespaced && options.namespace ? options.namespace : undefined;
 

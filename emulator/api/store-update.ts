@@ -1,5 +1,5 @@
 /**
- * Pure rules for turning a write body into the object to store (research §4.5–§4.7): which fields the
+ * Pure rules for turning a write body into the object to store (docs/design/kube-api.md §11): which fields the
  * server owns, the status-subresource split, generation, metadata normalisation, and no-op detection.
  */
 import { JsonObject, clone, copyJson, deepEqual, isPlainObject } from './store-json';
@@ -29,7 +29,7 @@ export function prepareUpdate(
   kind: KindInfo,
   old: KubeObject,
   body: KubeObject,
-  subresource: 'status' | undefined,
+  subresource: 'status' | 'finalize' | undefined,
   managedFields?: ManagedFieldsEntry[],
 ): KubeObject {
   let next: KubeObject;

@@ -15,7 +15,7 @@
  */
 import { expired } from './errors';
 import { EventLog, LoggedEvent } from './event-log';
-import { FieldSelector, LabelSelector, parseFieldSelector, parseLabelSelector } from './selectors';
+import { FieldSelector, LabelSelector, parseFieldSelector, parseLabelSelector, fieldLabelsOf } from './selectors';
 import { parseResourceVersion } from './store-checks';
 import { KindTable } from './store-index';
 import { shared } from './served-json';
@@ -194,6 +194,9 @@ export class WatchHub {
   }
 }
 
+/** The annotation of the BOOKMARK that ends a streaming list's initial events (metav1.InitialEventsAnnotationKey). */
+export const INITIAL_EVENTS_END = 'k8s.io/initial-events-end';
+
 /** What opening a watch needs from the store. */
 export interface WatchSource {
   hub: WatchHub;
@@ -205,9 +208,12 @@ export interface WatchSource {
 }
 
 /**
- * Open a watch (research §6): unset/'0' → synthetic ADDED for current matching objects in list order, then
- * live events; 'N' → every event after N from the log, then live; N older than the log → one ERROR event
- * (410 Expired `too old resource version: N (M)`) and nothing else. Selectors are parsed first (400).
+ * Open a watch (docs/design/kube-api.md §13, §1): unset/'0' → synthetic ADDED for current matching objects in
+ * list order, then live events; 'N' → every event after N from the log, then live; N older than the log → one
+ * ERROR event (410 Expired `too old resource version: N (M)`) and nothing else. `sendInitialEvents` (a streaming list,
+ * the query validated by the HTTP layer) overrides the first choice: true → the ADDED events, then the
+ * initial-events-end BOOKMARK when bookmarks are allowed (as the cacher sends it only then); false → none,
+ * starting now for an unset resourceVersion. Selectors are parsed first (400).
  */
 export function openWatch(
   src: WatchSource,
@@ -223,7 +229,7 @@ export function openWatch(
     kindKey,
     namespace: kind.namespaced ? options.namespace || undefined : undefined,
     labels: parseLabelSelector(options.labelSelector),
-    fields: parseFieldSelector(options.fieldSelector),
+    fields: parseFieldSelector(options.fieldSelector, fieldLabelsOf(kind)),
     allowBookmarks: options.allowWatchBookmarks === true,
     onEvent,
     stopped: false,
@@ -243,11 +249,19 @@ export function openWatch(
   };
 
   const start = options.resourceVersion;
-  if (start === undefined || start === '' || start === '0') {
+  const fromNow = start === undefined || start === '' || start === '0';
+  if (options.sendInitialEvents === true || (options.sendInitialEvents === undefined && fromNow)) {
+    // The current state is always at least as new as a NotOlderThan resourceVersion here.
     for (const key of table.sortedKeys()) {
       const obj = table.objects.get(key)!;
       if (watcherMatches(w, obj)) hub.deliver(w, 'ADDED', obj);
     }
+    w.after = src.rv();
+    if (options.sendInitialEvents === true && w.allowBookmarks) {
+      const metadata = { resourceVersion: String(w.after), annotations: { [INITIAL_EVENTS_END]: 'true' } };
+      hub.deliver(w, 'BOOKMARK', { kind: kind.kind, apiVersion: apiVersionOf(kind), metadata }, true);
+    }
+  } else if (fromNow) {
     w.after = src.rv();
   } else {
     const from = parseResourceVersion(start);

@@ -1,12 +1,12 @@
 /**
  * The emulator's object store: the in-memory equivalent of the apiserver's generic registry over etcd
- * (research kube-api-emulator.md §4–§7). Every write — HTTP or simulated controller — comes through here.
+ * (docs/design/kube-api.md §11–§13). Every write — HTTP or simulated controller — comes through here.
  *
  * - One global resourceVersion counter; every stored write bumps it and is logged (event-log.ts) for watch
  *   resume and consistent list paging.
  * - Writes: create / update (PUT) / patch (json, merge, strategic, apply) / delete share one pipeline:
- *   shape checks → server-owned fields → mutating admission → metadata + schema validation → validating
- *   admission → no-op check → generation → store + event. `dryRun` runs it all and stores nothing.
+ *   shape checks → server-owned fields → field manager (field-manager.ts, apply.ts) → mutating admission →
+ *   strategy, metadata + schema validation → validating admission → no-op check → generation → store + event. `dryRun` runs it all and stores nothing.
  * - Watch events are delivered asynchronously in write order (see store-watch.ts for the guarantee);
  *   `settle()` waits until delivery and garbage collection have caught up.
  * - Objects passed in are never retained; objects returned are copies (getShared/listShared: the frozen
@@ -18,8 +18,12 @@
 import { randomUUID } from 'node:crypto';
 import { Clock } from '../clock';
 import { decodeApplyBody, fieldManagerRequired, forceNotAllowed, serverSideApply } from './apply';
-import { alreadyExists, badRequest, conflict, deleteSuccess, namespaceNotFound, notFound, pathNotFound } from './errors';
+import { alreadyExists, badRequest, conflict, deleteSuccess, methodNotAllowed, notFound, pathNotFound } from './errors';
 import { EventLog, LoggedEvent } from './event-log';
+import { GENERATE_NAME_ATTEMPTS, ObjectStoreOptions, START_RV, defaultOnError } from './store-options';
+import { managedFieldsAfterUpdate, patchesManagedFields } from './field-manager';
+import { NamespaceHost, checkNamespaceAccepts, finalizeNamespace } from './namespace-lifecycle';
+import { IMMORTAL_NAMESPACES, defaultNamespace, immortalNamespace, namespaceFinalizers } from './namespace-strategy';
 import { GarbageCollector } from './garbage-collector';
 import { applyNonApplyPatch, checkPatchTypeAllowed } from './patch';
 import { AdmissionChain, validateForStorage } from './store-admission';
@@ -27,7 +31,6 @@ import {
   assertTargetMatches,
   checkBodyType,
   checkNamespaceScope,
-  namespaceTerminating,
   preconditionFailed,
   resourceVersionOnCreate,
   resourceVersionRequired,
@@ -48,7 +51,6 @@ import {
   ListOptions,
   ListResult,
   ManagedFieldsEntry,
-  ObjectValidator,
   PatchType,
   Store,
   WatchEvent,
@@ -58,28 +60,8 @@ import {
 } from './types';
 
 export type { StoreWatchHandle } from './store-watch';
+export type { ObjectStoreOptions } from './store-options';
 export { assertTargetMatches } from './store-checks';
-
-/** Options of an ObjectStore. */
-export interface ObjectStoreOptions {
-  /** Schema validation of whole objects (from emulator/kinds); without it every fieldValidation acts as Ignore. */
-  validate?: ObjectValidator;
-  /** Events kept for watch resume and list continue (default 10000). */
-  historySize?: number;
-  /** Random source for generateName suffixes (default Math.random); inject for deterministic names. */
-  random?: () => number;
-  /** Receives errors thrown by watch callbacks and failed garbage-collector writes (default: a process warning). */
-  onCallbackError?: (err: unknown) => void;
-}
-
-/** Where the counter starts: "0" stays free to mean "any version" in list/watch requests. */
-const START_RV = 1;
-const GENERATE_NAME_ATTEMPTS = 8;
-
-function defaultOnError(err: unknown): void {
-  const why = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
-  process.emitWarning(`emulator store: a watch callback or garbage-collector write failed: ${why}`, 'EmulatorStoreWarning');
-}
 
 /** The in-memory apiserver registry; see the file comment for the semantics. */
 export class ObjectStore implements Store {
@@ -91,6 +73,17 @@ export class ObjectStore implements Store {
   private readonly admission = new AdmissionChain();
   private readonly gc: GarbageCollector;
   private readonly random: () => number;
+  /** The namespace lifecycle's view of this store (namespace-lifecycle.ts). */
+  private readonly namespaces: NamespaceHost = {
+    namespaceKind: () => this.registry.byKind('v1', 'Namespace'),
+    storedNamespace: (name) => {
+      const kind = this.registry.byKind('v1', 'Namespace');
+      return kind && this.index.get(kindKeyOf(kind), objectKey(undefined, name));
+    },
+    contentCount: (name) => this.index.inNamespace(name).length,
+    update: (kind, object, options) => this.update(kind, object, options),
+    removeNow: (kind, stored) => void this.removeNow(kind, stored),
+  };
 
   constructor(
     readonly registry: KindRegistry,
@@ -106,7 +99,7 @@ export class ObjectStore implements Store {
       store: this,
       index: this.index,
       queue: this.queue,
-      finalizeNamespace: (name) => this.finalizeNamespace(name),
+      finalizeNamespace: (name) => finalizeNamespace(this.namespaces, name),
       onError,
     });
   }
@@ -172,13 +165,21 @@ export class ObjectStore implements Store {
   private createCore(kind: KindInfo, obj: KubeObject, options: WriteOptions, managedFields?: ManagedFieldsEntry[]): KubeObject {
     const dryRun = options.dryRun === true;
     checkNamespaceScope(kind, obj);
+    // Defaulting happens as the request is decoded, before the field manager sees it.
+    if (isNamespaceKind(kind)) defaultNamespace(obj);
     const meta = obj.metadata;
     const clientRv = meta.resourceVersion;
     delete meta.deletionTimestamp;
     delete meta.deletionGracePeriodSeconds;
-    if (managedFields && managedFields.length > 0) meta.managedFields = clone(managedFields);
-    else delete meta.managedFields;
     if (kind.statusSubresource) delete obj.status;
+    // The field manager records the writer before admission and the strategy change the object (apply
+    // computed its own entries already). Internal writes without a manager are not tracked.
+    const requested = meta.managedFields;
+    const tracked =
+      managedFields ??
+      (options.fieldManager !== undefined ? managedFieldsAfterUpdate({ kind, scope: undefined, next: obj, requested, manager: options.fieldManager, now: rfc3339(this.clock.now()) }) : undefined);
+    if (tracked && tracked.length > 0) meta.managedFields = clone(tracked);
+    else delete meta.managedFields;
     if (kind.hasGeneration) meta.generation = 1;
     else delete meta.generation;
     meta.uid = randomUUID();
@@ -194,8 +195,7 @@ export class ObjectStore implements Store {
       }
     }
 
-    if (kind.namespaced) this.checkNamespaceAccepts(kind, meta.name ?? '', meta.namespace!);
-    if (isNamespaceKind(kind)) obj.status = { phase: 'Active' };
+    if (kind.namespaced) checkNamespaceAccepts(this.namespaces, kind, meta.name ?? '', meta.namespace!);
 
     const req = { operation: 'CREATE' as const, kind, object: obj, dryRun, user: options.user };
     this.admission.mutate(req, this);
@@ -210,15 +210,6 @@ export class ObjectStore implements Store {
     return present(kind, this.persist(kind, 'ADDED', final));
   }
 
-  /** NamespaceLifecycle: the namespace must exist and not be terminating. */
-  private checkNamespaceAccepts(kind: KindInfo, name: string, namespace: string): void {
-    const nsKind = this.registry.byKind('v1', 'Namespace');
-    if (!nsKind) return;
-    const ns = this.index.get(kindKeyOf(nsKind), objectKey(undefined, namespace));
-    if (!ns) throw namespaceNotFound(namespace);
-    if (ns.metadata.deletionTimestamp) throw namespaceTerminating(kind, name, namespace);
-  }
-
   // ---------------------------------------------------------------- update
 
   update(kind: KindInfo, object: KubeObject, options: WriteOptions = {}): KubeObject {
@@ -228,6 +219,8 @@ export class ObjectStore implements Store {
   private updateCore(kind: KindInfo, body: KubeObject, options: WriteOptions, how: 'put' | 'patch', managedFields?: ManagedFieldsEntry[]): KubeObject {
     const sub = options.subresource;
     if (sub === 'status' && !kind.statusSubresource) throw pathNotFound();
+    if (sub === 'finalize' && !isNamespaceKind(kind)) throw pathNotFound();
+    if (isNamespaceKind(kind)) defaultNamespace(body);
     checkNamespaceScope(kind, body);
     const name = body.metadata.name;
     if (!name) throw badRequest(`the ${kind.kind} to update has no metadata.name; set it to the name of the object`);
@@ -243,7 +236,13 @@ export class ObjectStore implements Store {
     const uid = body.metadata.uid;
     if (uid && uid !== existing.metadata.uid) throw preconditionFailed(kind, name, 'UID', uid, existing.metadata.uid);
 
+    const requested = body.metadata.managedFields;
     const next = prepareUpdate(kind, existing, body, sub, managedFields);
+    if (managedFields === undefined && options.fieldManager !== undefined) {
+      const tracked = managedFieldsAfterUpdate({ kind, scope: sub, live: existing, next, requested, manager: options.fieldManager, now: rfc3339(this.clock.now()) });
+      if (tracked.length > 0) next.metadata.managedFields = tracked;
+      else delete next.metadata.managedFields;
+    }
     const req = { operation: 'UPDATE' as const, kind, object: next, oldObject: present(kind, existing), subresource: sub, dryRun: options.dryRun === true, user: options.user };
     this.admission.mutate(req, this);
     const final = validateForStorage(kind, next, validateObjectMeta(kind, next, existing), this.options.validate, options, {
@@ -268,9 +267,9 @@ export class ObjectStore implements Store {
     return present(kind, this.persist(kind, 'MODIFIED', next, existing));
   }
 
-  /** A namespace goes only once empty; everything else once its finalizers are gone. */
+  /** A namespace goes only once empty and finalized (spec.finalizers); everything else once its finalizers are gone. */
   private canRemove(kind: KindInfo, obj: KubeObject): boolean {
-    return !isNamespaceKind(kind) || this.index.inNamespace(obj.metadata.name!).length === 0;
+    return !isNamespaceKind(kind) || (this.index.inNamespace(obj.metadata.name!).length === 0 && namespaceFinalizers(obj).length === 0);
   }
 
   // ---------------------------------------------------------------- patch
@@ -287,6 +286,8 @@ export class ObjectStore implements Store {
     if (options.force && type !== 'apply') throw forceNotAllowed();
     if (type === 'apply' && !options.fieldManager) throw fieldManagerRequired();
     if (options.subresource === 'status' && !kind.statusSubresource) throw pathNotFound();
+    // The Namespace's finalize subresource serves PUT only.
+    if (options.subresource === 'finalize') throw methodNotAllowed();
     const ns = kind.namespaced ? namespace : undefined;
     const existing = this.index.get(kindKeyOf(kind), objectKey(ns, name));
 
@@ -298,7 +299,7 @@ export class ObjectStore implements Store {
       const obj = checkBodyType(kind, applied);
       assertTargetMatches(kind, ns, name, obj);
       const now = rfc3339(this.clock.now());
-      const input = { kind, applied: obj, manager: options.fieldManager!, force: options.force === true, subresource: options.subresource, now };
+      const input = { kind, applied: obj, manager: options.fieldManager!, force: options.force === true, subresource: options.subresource === 'status' ? ('status' as const) : undefined, now };
       if (!existing) {
         if (options.subresource === 'status') throw notFound(kind, name);
         const merged = serverSideApply(input);
@@ -310,6 +311,8 @@ export class ObjectStore implements Store {
 
     if (!existing) throw notFound(kind, name);
     const patched = checkBodyType(kind, applyNonApplyPatch(kind, copyJson(existing), type, body));
+    // A patch that cannot have touched managedFields hands the field manager the stored list itself.
+    if (!patchesManagedFields(type, body)) patched.metadata.managedFields = existing.metadata.managedFields;
     assertTargetMatches(kind, ns, name, patched);
     return { object: this.updateCore(kind, patched, options, 'patch'), created: false };
   }
@@ -332,6 +335,8 @@ export class ObjectStore implements Store {
     if (pre.resourceVersion !== undefined && pre.resourceVersion !== existing.metadata.resourceVersion) {
       throw preconditionFailed(kind, name, 'ResourceVersion', pre.resourceVersion, existing.metadata.resourceVersion);
     }
+    // NamespaceLifecycle admission.
+    if (isNamespaceKind(kind) && IMMORTAL_NAMESPACES.has(name)) throw immortalNamespace(name);
     this.admission.validate({ operation: 'DELETE', kind, oldObject: present(kind, existing), dryRun, user: options.user }, this);
 
     const fins = finalizersForDelete(existing, options.propagationPolicy);
@@ -355,16 +360,6 @@ export class ObjectStore implements Store {
     normalizeMeta(next);
     if (dryRun) return { object: present(kind, next) };
     return { object: present(kind, this.persist(kind, 'MODIFIED', next, existing)) };
-  }
-
-  /** Remove a Terminating namespace once it is empty and has no finalizers (called by the GC). */
-  private finalizeNamespace(name: string): void {
-    const nsKind = [...this.index.kinds.values()].find((k) => isNamespaceKind(k));
-    if (!nsKind) return;
-    const ns = this.index.get(kindKeyOf(nsKind), objectKey(undefined, name));
-    if (!ns || !ns.metadata.deletionTimestamp || ns.metadata.finalizers) return;
-    if (this.index.inNamespace(name).length > 0) return;
-    this.removeNow(nsKind, ns);
   }
 
   // ---------------------------------------------------------------- storage

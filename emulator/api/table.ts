@@ -1,6 +1,6 @@
 /**
  * Server-side printing: `Accept: application/json;as=Table;v=v1;g=meta.k8s.io` gets a meta.k8s.io Table
- * (research kube-api-emulator.md §3.1). Columns are Name plus the kind's printer columns (or Age when it has
+ * (docs/design/kube-api.md §14). Columns are Name plus the kind's printer columns (or Age when it has
  * none, as the CRD table convertor does; built-ins with computed cells use builtin-printers.ts); date cells are human durations against the emulator clock;
  * `row.object` is PartialObjectMetadata (includeObject=Metadata, the default) because `-A`, `--show-labels`
  * and `-L` read it. Watch events on a Table watch carry a one-row Table each.
@@ -9,6 +9,7 @@ import type { KindInfo, KubeObject, PrinterColumn } from './types';
 import { parseAccept } from './discovery';
 import { evaluateJsonPath } from './jsonpath';
 import { builtinColumns } from './builtin-printers';
+import { KINDS_WITHOUT_NAME_COLUMN } from './pod-event-printers';
 
 /** Which Table version a client asked for, if any. */
 export type TableVersion = 'v1' | 'v1beta1';
@@ -140,13 +141,15 @@ export interface TableOptions {
 /** A meta.k8s.io Table for `objects` of `kind`. */
 export function buildTable(kind: KindInfo, objects: KubeObject[], options: TableOptions): Record<string, unknown> {
   const columns = columnsOf(kind);
+  const named = !(builtinColumns(kind) && KINDS_WITHOUT_NAME_COLUMN.has(kind.kind));
   const columnDefinitions = [
-    NAME_COLUMN,
+    ...(named ? [NAME_COLUMN] : []),
     ...columns.map((c) => ({ name: c.name, type: c.type, format: '', description: c.description ?? '', priority: c.priority ?? 0 })),
   ];
   const include = options.includeObject ?? 'Metadata';
   const rows = objects.map((object) => {
-    const row: Record<string, unknown> = { cells: [object.metadata.name ?? '', ...columns.map((c) => cell(object, c, options.now))] };
+    const cells = columns.map((c) => cell(object, c, options.now));
+    const row: Record<string, unknown> = { cells: named ? [object.metadata.name ?? '', ...cells] : cells };
     const obj = rowObject(object, include);
     if (obj !== undefined) row.object = obj;
     return row;

@@ -1,7 +1,7 @@
 /**
  * Per-run TLS material: a throwaway CA and a serving certificate for 127.0.0.1/localhost signed by it.
  *
- * kubectl only sends the bearer token over https (research kube-api-emulator.md §1.2), so the emulator serves
+ * kubectl only sends the bearer token over https (docs/design/kube-api.md §16), so the emulator serves
  * TLS by default and puts the CA into the kubeconfig as certificate-authority-data. Nothing is cached on disk:
  * every emulator run makes fresh keys (EC P-256, ~50 ms), so no stale CA can ever be trusted by accident.
  */

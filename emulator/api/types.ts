@@ -92,6 +92,11 @@ export interface KindInfo {
   printerColumns?: PrinterColumn[];
   /** Strategic-merge list keys by dotted path, e.g. {'spec.ports': 'port'} (built-ins only). */
   smpMergeKeys?: Record<string, string>;
+  /**
+   * Field labels a field selector may use besides metadata.name/metadata.namespace, with how each reads its
+   * value (the kind's `GetAttrs`/field-label conversion upstream: pods' `spec.nodeName`, events' `involvedObject.*`).
+   */
+  fieldLabels?: Record<string, (object: KubeObject) => string>;
 }
 
 /** `apiVersion` of a kind: `v1` or `group/version`. */
@@ -123,8 +128,8 @@ export interface WriteOptions {
   fieldValidation?: 'Strict' | 'Warn' | 'Ignore';
   /** force=true for apply. */
   force?: boolean;
-  /** Writes to the status subresource change only .status. */
-  subresource?: 'status';
+  /** Writes to the status subresource change only .status; `finalize` is the Namespace's spec.finalizers. */
+  subresource?: 'status' | 'finalize';
   /** The authenticated user (for admission rules and messages). */
   user?: string;
   /** Warnings collected for the response `Warning` header. */
@@ -161,6 +166,12 @@ export interface WatchOptions {
   /** Unset or '0': synthetic ADDED for current objects first. 'N': every event after N (410 ERROR if too old). */
   resourceVersion?: string;
   allowWatchBookmarks?: boolean;
+  /**
+   * Streaming list (WatchList, on by default in Kubernetes 1.32): true → ADDED for the current objects, then
+   * (with bookmarks allowed) a BOOKMARK annotated `k8s.io/initial-events-end: "true"`; false → no initial
+   * events, even for an unset resourceVersion. Unset: the legacy rule above.
+   */
+  sendInitialEvents?: boolean;
 }
 
 export interface WatchHandle {
@@ -179,7 +190,7 @@ export interface AdmissionRequest {
   object?: KubeObject;
   /** The stored object before the write (UPDATE/DELETE). */
   oldObject?: KubeObject;
-  subresource?: 'status';
+  subresource?: 'status' | 'finalize';
   dryRun: boolean;
   user?: string;
   store: StoreReader;

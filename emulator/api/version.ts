@@ -2,8 +2,8 @@
  * `/version` and the health endpoints.
  *
  * The minor version matters: kubectl on these machines is the Google Cloud SDK dispatcher, which reads
- * `/version` and then runs the bundled kubectl of the server's minor (research §1.1). Reporting "32" keeps the
- * discovery Accept headers and behaviour the research recorded.
+ * `/version` and then runs the bundled kubectl of the server's minor (docs/design/kube-api.md §8). Reporting "32"
+ * keeps the kubectl 1.32 whose discovery Accept headers and behaviour the emulator was checked against.
  */
 
 /** The body of GET /version (k8s.io/apimachinery/pkg/version.Info). */

@@ -1,5 +1,5 @@
 /**
- * One watch response (research kube-api-emulator.md §6): 200 with the headers flushed at once (kubectl wait
+ * One watch response (docs/design/kube-api.md §13): 200 with the headers flushed at once (kubectl wait
  * hangs otherwise), then newline-delimited JSON events over a chunked response.
  *
  * 1. Events the store delivers while the watch is being set up are buffered until the headers are out.

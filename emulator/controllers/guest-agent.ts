@@ -1,6 +1,7 @@
 /**
  * Will this guest run qemu-guest-agent? Bridge-bound Multus NICs only learn their IP from the agent
- * (shared research harvester-api.md §A.10), and the node driver stopped injecting it in v0.6.3 (§A.8), so
+ * (docs/design/harvester-vms.md §"Readiness"), and the node driver stopped injecting it in v0.6.3
+ * (docs/design/harvester-vms.md §"Cloud-init"), so
  * the simulated guest reports an IP only when its cloud-init user data is a `#cloud-config` that both
  * installs the package (`packages`) and starts the service (`runcmd`: `systemctl enable --now …` or
  * `systemctl start …`, string or list form) — the docs' snippet. The YAML is parsed, not grepped.
@@ -85,7 +86,8 @@ function runsAgent(runcmd: unknown): boolean {
 export function cloudConfigRunsGuestAgent(userData: string | undefined): boolean {
   if (!userData) return false;
   let text = userData.replace(/^\uFEFF/, '');
-  // The node driver keeps a leading jinja template header in front of #cloud-config (§A.8).
+  // The node driver keeps a leading jinja template header in front of #cloud-config (docs/design/harvester-vms.md
+  // §"Cloud-init").
   if (text.startsWith('## template: jinja')) text = text.slice(text.indexOf('\n') + 1);
   if (!/^#cloud-config[ \t]*(\r?\n|$)/.test(text)) return false;
   let doc: unknown;

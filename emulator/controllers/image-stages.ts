@@ -1,7 +1,8 @@
 /**
  * VirtualMachineImage import as Harvester's vm-image-controller and backing-image sidecar write it
- * (harvester-supporting-kinds.md §1.4; pkg/image/common/operator.go stateTransit), one row per transition. The
- * emulator never dials the URL: its form decides the outcome (options.ts `imageImport` lists the failing forms).
+ * (docs/design/harvester-images.md §"The image controller"; pkg/image/common/operator.go stateTransit), one row
+ * per transition. The emulator never dials the URL: its form decides the outcome (options.ts `imageImport` lists
+ * the failing forms).
  * 1. `image-initialized` (new, or a failed one once `imageRetry` has passed) → Initialize: for a download the
  *    HEAD's outcome (status.size from its Content-Length, or FailInitial); the StorageClass `lh-<uid>` (or a legacy
  *    `longhorn-<name>` that exists) with

@@ -4,7 +4,8 @@
  * fingerprint (so a key changed later keeps its first fingerprint); otherwise it parses the key and writes
  * status.fingerPrint (legacy MD5) with condition `validated=True`, or `validated=False` with reason
  * `failed to parse the public key, error: <err>` (only reachable when the webhook was bypassed).
- * The node driver refuses key pairs that are not validated=True (§A.3).
+ * The node driver refuses key pairs that are not validated=True (docs/design/harvester-vms.md
+ * §"Node driver defaults").
  */
 import { KubeObject } from '../api/types';
 import { Clock } from '../clock';

@@ -10,6 +10,10 @@ export interface HarvesterKinds {
   node: KindInfo;
   secret: KindInfo;
   pvc: KindInfo;
+  /** Core Pods (virt-launcher pods), Events and ResourceQuotas. */
+  pod: KindInfo;
+  event: KindInfo;
+  resourceQuota: KindInfo;
   vm: KindInfo;
   vmi: KindInfo;
   /** KubeVirt live migrations (kubevirt.io/v1 VirtualMachineInstanceMigration). */
@@ -54,6 +58,9 @@ export function harvesterKinds(registry: KindRegistry): HarvesterKinds {
     node: need(registry, 'v1', 'Node'),
     secret: need(registry, 'v1', 'Secret'),
     pvc: need(registry, 'v1', 'PersistentVolumeClaim'),
+    pod: need(registry, 'v1', 'Pod'),
+    event: need(registry, 'v1', 'Event'),
+    resourceQuota: need(registry, 'v1', 'ResourceQuota'),
     vm: need(registry, 'kubevirt.io/v1', 'VirtualMachine'),
     vmi: need(registry, 'kubevirt.io/v1', 'VirtualMachineInstance'),
     vmim: need(registry, 'kubevirt.io/v1', 'VirtualMachineInstanceMigration'),

@@ -2,8 +2,8 @@
  * The LoadBalancer controller (load-balancer-harvester pkg/controller/loadbalancer/controller.go):
  *
  * 1. finalizer `wrangler.cattle.io/harvester-lb-controller`;
- * 2. address — dhcp: `allocatedAddress.ip = 0.0.0.0` (vm type: `status.address` from the simulated DHCP
- *    range; cluster type: the guest's kube-vip/CCM writes it). pool: if `spec.ipPool` changed, release the old
+ * 2. address — dhcp: `allocatedAddress.ip = 0.0.0.0` (vm type: `status.address`, a lease from the simulated
+ *    DHCP server of the LB's VM network, dhcp.ts; cluster type: the guest's kube-vip/CCM writes it). pool: if `spec.ipPool` changed, release the old
  *    IP first; then pick the pool (spec.ipPool, else ippool-selector.ts), take an address (ipam.ts) and record
  *    it in the pool's `status.allocated[ip] = ns/name` (plain update: no status subresource) and in
  *    `status.allocatedAddress {ipPool, ip, mask, gateway}`; vm type also gets `status.address`;
@@ -17,7 +17,7 @@
  */
 import { Clock } from '../clock';
 import { KubeObject, Store } from '../api/types';
-import { dhcpLease } from './dhcp';
+import { loadBalancerLease } from './dhcp';
 import { allocateAddress, allocatedAddressOf, rangeSetLabel, rangeSetOf } from './ipam';
 import { formatIPv4, parseIPv4 } from '../util/ipv4';
 import { HarvesterKinds } from './kinds';
@@ -158,7 +158,7 @@ export function createLbController(ctx: LbControllerContext): Controller {
       const current = field<string>(lb, 'status', 'allocatedAddress', 'ip');
       if (current !== DHCP_ASK_ADDRESS) status.allocatedAddress = { ip: DHCP_ASK_ADDRESS };
       if (vmType) {
-        const lease = dhcpLease(ctx.options.dhcpRange, key, store.listShared(kinds.loadBalancer).items);
+        const lease = loadBalancerLease({ store, kinds, options: ctx.options }, lb);
         if (lease) status.address = lease;
         else error = 'wait external IP: the simulated DHCP range is exhausted';
       }

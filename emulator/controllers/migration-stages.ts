@@ -14,8 +14,9 @@
  * 9. `vmim-running`       TargetReady                            → phase Running (virt-handler starts copying)
  * 10. `vmim-succeeded`    Running, the VMI reports it completed  → phase Succeeded + the VMI's migrationState
  *
- * The target is picked like the target virt-launcher pod: the VMI's node selector and affinity (plus
- * `spec.addedNodeSelector`, which cannot override them), never the source host, least loaded first.
+ * The target is picked like the target virt-launcher pod: the launcher pod's node selector, affinity and
+ * requests (plus `spec.addedNodeSelector`, which cannot override them), never the source host, least loaded
+ * first; while the migration runs the target host holds the VMI's requests too (node-usage.ts).
  */
 import { KubeObject, Store } from '../api/types';
 import { fnv1a } from '../util/hashing';
@@ -23,7 +24,9 @@ import { HarvesterKinds } from './kinds';
 import { FINALIZER_MIGRATION, LABEL_MIGRATION_VMI } from '../util/names';
 import { enterPhase, field, hasFinalizer, isDeleting, removeFinalizer, specOf, statusOf, timestamp } from '../util/objects';
 import { ResolvedHarvesterOptions } from './options';
-import { placeVmi, vmisPerNode } from './scheduler';
+import { placeVmi } from './scheduler';
+import { launcherPodOf, nodeUsage, podsPerNode } from './node-usage';
+import { podRequests } from './launcher-pod';
 import { Stage } from './stages';
 import { Clock } from '../clock';
 
@@ -65,15 +68,20 @@ function stateFor(vmi: KubeObject | undefined, migration: KubeObject): Record<st
   return state && state.migrationUid === migration.metadata.uid ? state : undefined;
 }
 
-/** Where the target virt-launcher pod would run, or undefined when no other host fits. */
+/**
+ * Where the target virt-launcher pod would run, or undefined when no other host fits: the source pod's
+ * constraints and requests must fit a host besides the other pods' requests.
+ */
 export function migrationTarget(ctx: MigrationStageContext, vmi: KubeObject, migration: KubeObject): KubeObject | undefined {
   const source = field<string>(vmi, 'status', 'nodeName');
-  const podSpec = { ...specOf(vmi) };
+  const pod = launcherPodOf(ctx.store, ctx.kinds, vmi);
+  const podSpec = { ...((pod?.spec as Record<string, unknown> | undefined) ?? specOf(vmi)) };
   const added = field<Record<string, string>>(migration, 'spec', 'addedNodeSelector') ?? {};
   // addedNodeSelector only restricts: on a key collision the VMI's own value is kept.
   podSpec.nodeSelector = { ...added, ...((podSpec.nodeSelector as Record<string, string> | undefined) ?? {}) };
   const nodes = ctx.store.list(ctx.kinds.node).items.filter((n) => n.metadata.name !== source);
-  return placeVmi(podSpec, nodes, vmisPerNode(ctx.store.listShared(ctx.kinds.vmi).items, vmi)).node;
+  const used = nodeUsage(ctx.store, ctx.kinds);
+  return placeVmi(podSpec, nodes, podsPerNode(used), { request: pod ? podRequests(pod) : { pods: 1 }, used }).node;
 }
 
 function vmiGoneOrFinal(vmi: KubeObject | undefined): boolean {

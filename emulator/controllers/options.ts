@@ -70,7 +70,12 @@ export interface HarvesterOptions {
   defaultVmCidr?: string;
   /** Salt for the deterministic VM IP/MAC choice (same salt → same addresses). @default 'harvester-iac' */
   addressSeed?: string;
-  /** Simulated DHCP range for `ipam: dhcp` load balancers. @default 192.168.100.100–192.168.100.199 */
+  /**
+   * Simulated DHCP range for `ipam: dhcp` load balancers. By default a load balancer's lease comes from the
+   * subnet of its VM network (as that VLAN's DHCP server would give it) and this range serves only load
+   * balancers with no known network; set it to make every lease come from this range instead.
+   * @default 192.168.100.100–192.168.100.199 (for load balancers with no network)
+   */
   dhcpRange?: DhcpRange;
   /**
    * Refuse growing a volume in `harvesterhci.io/volumeClaimTemplates` while the VM runs ("please stop the VM
@@ -87,6 +92,8 @@ export interface ResolvedHarvesterOptions {
   defaultVmCidr: string;
   addressSeed: string;
   dhcpRange: DhcpRange;
+  /** True when `dhcpRange` was given: every DHCP lease then comes from it. */
+  dhcpRangeConfigured: boolean;
   volumeResizeRequiresStop: boolean;
 }
 
@@ -98,6 +105,7 @@ export function resolveHarvesterOptions(options: HarvesterOptions = {}): Resolve
     defaultVmCidr: options.defaultVmCidr ?? '10.10.0.0/16',
     addressSeed: options.addressSeed ?? 'harvester-iac',
     dhcpRange: options.dhcpRange ?? DEFAULT_DHCP_RANGE,
+    dhcpRangeConfigured: options.dhcpRange !== undefined,
     volumeResizeRequiresStop: options.volumeResizeRequiresStop ?? false,
   };
 }

@@ -1,13 +1,23 @@
 /**
- * The placement decision of the VMI's virt-launcher pod, as kube-scheduler makes it for the predicates that
- * matter to Harvester VMs: node readiness/cordon, untolerated NoSchedule/NoExecute taints, `nodeSelector` and
- * required `nodeAffinity` (terms ORed, expressions ANDed; In/NotIn/Exists/DoesNotExist/Gt/Lt;
- * matchFields metadata.name). Among fitting nodes it spreads: fewest running VMIs first, then by name.
- * Unschedulable reasons read like kube-scheduler's FailedScheduling message, plus the unmet terms.
+ * The placement decision of a virt-launcher pod, as kube-scheduler makes it for the filters that matter to
+ * Harvester VMs, in the default plugin order: NodeUnschedulable (cordon), TaintToleration (untolerated
+ * NoSchedule/NoExecute taints, a NotReady host's `node.kubernetes.io/not-ready` among them), NodeAffinity
+ * (`nodeSelector` and required node affinity: terms ORed, expressions ANDed; In/NotIn/Exists/DoesNotExist/Gt/Lt;
+ * matchFields metadata.name) and NodeResourcesFit (Σ requests of the host's pods + this pod ≤ allocatable, for
+ * pods, cpu, memory, ephemeral-storage and extended resources). Among fitting hosts it spreads: fewest pods
+ * first, then by name (kube-scheduler scores instead; the emulator stays deterministic).
+ *
+ * Nothing fits → kube-scheduler's FitError text (pkg/scheduler/framework/types.go): `0/N nodes are available:
+ * <count> <reason>, …` with the reasons sorted, then the DefaultPreemption post-filter's own FitError after
+ * `preemption: ` (pkg/scheduler/framework/preemption): hosts failing a filter preemption cannot help (cordon,
+ * taint, affinity, a request above the host's allocatable) count as "Preemption is not helpful for scheduling",
+ * the others as "No preemption victims found for incoming pod" (every pod here has priority 0). The
+ * post-filter text ends in a period and FitError adds another, hence the two dots real events show.
  */
 import { LabelRequirement, LabelSelector } from '../api/selectors';
 import { KubeObject } from '../api/types';
 import { field, findCondition } from '../util/objects';
+import { Amounts, amountsOf } from '../util/resources';
 
 interface Requirement {
   key: string;
@@ -33,6 +43,12 @@ export interface Placement {
   node?: KubeObject;
   /** kube-scheduler style message when no node fits, e.g. "0/3 nodes are available: …". */
   message?: string;
+}
+
+/** What NodeResourcesFit needs: the pod's requests and what each host's pods already request. */
+export interface ResourceFit {
+  request: Amounts;
+  used: ReadonlyMap<string, Amounts>;
 }
 
 /** NodeSelectorRequirement operators in the apiserver label-selector vocabulary (same semantics). */
@@ -87,21 +103,6 @@ export function matchesNodeAffinity(podSpec: Record<string, unknown>, node: Kube
   return terms.some((t) => termMatches(node, t));
 }
 
-/** The unmet parts of nodeSelector/affinity across all nodes (for the message). */
-function unmetConstraints(podSpec: Record<string, unknown>, nodes: KubeObject[]): string[] {
-  const out = new Set<string>();
-  const selector = (podSpec.nodeSelector as Record<string, string> | undefined) ?? {};
-  for (const [k, v] of Object.entries(selector)) {
-    if (!nodes.some((n) => n.metadata.labels?.[k] === v)) out.add(`nodeSelector ${k}=${v}`);
-  }
-  for (const term of requiredTerms(podSpec) ?? []) {
-    for (const r of (term.matchExpressions as Requirement[] | undefined) ?? []) {
-      if (!nodes.some((n) => matchesRequirement(n.metadata.labels ?? {}, r))) out.add(describeRequirement(r));
-    }
-  }
-  return [...out];
-}
-
 function tolerates(tolerations: Toleration[], taint: Taint): boolean {
   return tolerations.some((t) => {
     if (t.effect && t.effect !== taint.effect) return false;
@@ -114,46 +115,71 @@ function isReady(node: KubeObject): boolean {
   return findCondition(node, 'Ready')?.status === 'True';
 }
 
-/** How many VMIs (other than `except`) each node runs, the spreading input of placeVmi. */
-export function vmisPerNode(vmis: KubeObject[], except: KubeObject): Map<string, number> {
-  const load = new Map<string, number>();
-  for (const other of vmis) {
-    const node = field<string>(other, 'status', 'nodeName');
-    if (node && other.metadata.uid !== except.metadata.uid) load.set(node, (load.get(node) ?? 0) + 1);
+/** The NodeResourcesFit reasons of one host, and whether preemption could not help (a request above allocatable). */
+export function insufficientResources(node: KubeObject, fit: ResourceFit): { reasons: string[]; unresolvable: boolean } {
+  const allocatable = amountsOf(field(node, 'status', 'allocatable') ?? field(node, 'status', 'capacity'));
+  const used = fit.used.get(String(node.metadata.name)) ?? {};
+  const reasons: string[] = [];
+  let unresolvable = false;
+  const names = ['pods', 'cpu', 'memory', 'ephemeral-storage', ...Object.keys(fit.request).filter((k) => !['pods', 'cpu', 'memory', 'ephemeral-storage'].includes(k)).sort()];
+  for (const name of names) {
+    const want = fit.request[name] ?? 0;
+    if (want <= 0) continue;
+    const have = allocatable[name] ?? 0;
+    if (want + (used[name] ?? 0) <= have) continue;
+    reasons.push(name === 'pods' ? 'Too many pods' : `Insufficient ${name}`);
+    if (want > have) unresolvable = true;
   }
-  return load;
+  return { reasons, unresolvable };
+}
+
+/** kube-scheduler's FitError text for reasons counted over `total` hosts, with the preemption post-filter's verdicts. */
+export function fitErrorMessage(total: number, reasons: ReadonlyMap<string, number>, preemption: ReadonlyMap<string, number>, preFilter?: string): string {
+  const histogram = (counts: ReadonlyMap<string, number>) => [...counts.entries()].map(([reason, n]) => `${n} ${reason}`).sort().join(', ');
+  const head = `0/${total} nodes are available:`;
+  const filters = preFilter !== undefined ? ` ${preFilter}.` : ` ${histogram(reasons)}.`;
+  return `${head}${filters} preemption: ${head} ${histogram(preemption)}..`;
 }
 
 /**
- * Picks a node for the pod spec. `load` counts VMIs already placed per node name (for spreading).
+ * Picks a node for the pod spec. `load` counts pods already placed per node name (for spreading); `fit` adds
+ * NodeResourcesFit (left out, only the predicates on labels, taints and cordon apply).
  */
-export function placeVmi(podSpec: Record<string, unknown>, nodes: KubeObject[], load: Map<string, number>): Placement {
+export function placeVmi(podSpec: Record<string, unknown>, nodes: KubeObject[], load: Map<string, number>, fit?: ResourceFit): Placement {
   const reasons = new Map<string, number>();
-  const note = (reason: string): void => {
-    reasons.set(reason, (reasons.get(reason) ?? 0) + 1);
+  const preemption = new Map<string, number>();
+  const note = (map: Map<string, number>, reason: string): void => {
+    map.set(reason, (map.get(reason) ?? 0) + 1);
+  };
+  const notHelpful = (reason: string): void => {
+    note(reasons, reason);
+    note(preemption, 'Preemption is not helpful for scheduling');
   };
   const tolerations = (podSpec.tolerations as Toleration[] | undefined) ?? [];
   const fitting: KubeObject[] = [];
   for (const node of nodes) {
-    if (!isReady(node)) {
-      note("node(s) had untolerated taint {node.kubernetes.io/not-ready: }");
-      continue;
-    }
     if (field<boolean>(node, 'spec', 'unschedulable')) {
-      note('node(s) were unschedulable');
+      notHelpful('node(s) were unschedulable');
       continue;
     }
-    const taints = (field<Taint[]>(node, 'spec', 'taints') ?? []).filter(
-      (t) => t.effect === 'NoSchedule' || t.effect === 'NoExecute',
-    );
+    const taints = (field<Taint[]>(node, 'spec', 'taints') ?? []).filter((t) => t.effect === 'NoSchedule' || t.effect === 'NoExecute');
+    if (!isReady(node) && !taints.some((t) => t.key === 'node.kubernetes.io/not-ready')) taints.unshift({ key: 'node.kubernetes.io/not-ready', effect: 'NoSchedule' });
     const blocking = taints.find((t) => !tolerates(tolerations, t));
     if (blocking) {
-      note(`node(s) had untolerated taint {${blocking.key}: ${blocking.value ?? ''}}`);
+      notHelpful(`node(s) had untolerated taint {${blocking.key}: ${blocking.value ?? ''}}`);
       continue;
     }
     if (!matchesNodeAffinity(podSpec, node)) {
-      note("node(s) didn't match Pod's node affinity/selector");
+      notHelpful("node(s) didn't match Pod's node affinity/selector");
       continue;
+    }
+    if (fit) {
+      const short = insufficientResources(node, fit);
+      if (short.reasons.length > 0) {
+        for (const r of short.reasons) note(reasons, r);
+        note(preemption, short.unresolvable ? 'Preemption is not helpful for scheduling' : 'No preemption victims found for incoming pod');
+        continue;
+      }
     }
     fitting.push(node);
   }
@@ -165,10 +191,6 @@ export function placeVmi(podSpec: Record<string, unknown>, nodes: KubeObject[], 
     });
     return { node: fitting[0] };
   }
-  if (nodes.length === 0) return { message: '0/0 nodes are available: no nodes available to schedule pods.' };
-  const parts = [...reasons.entries()].map(([reason, n]) => `${n} ${reason}`).sort();
-  let message = `0/${nodes.length} nodes are available: ${parts.join(', ')}.`;
-  const unmet = unmetConstraints(podSpec, nodes);
-  if (unmet.length > 0) message += ` No node satisfies: ${unmet.join('; ')}.`;
-  return { message };
+  if (nodes.length === 0) return { message: 'no nodes available to schedule pods' };
+  return { message: fitErrorMessage(nodes.length, reasons, preemption) };
 }

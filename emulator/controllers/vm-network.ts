@@ -2,8 +2,14 @@
  * Simulated guest addressing: MACs and IPv4 addresses for VMI interfaces. Both are deterministic per VM (same
  * name + seed → same address), drawn from the VM network's range: the NAD's `network.harvesterhci.io/route`
  * annotation `cidr` (what Harvester's network controller records), else `vmNetworkCidrs`, else the default.
+ *
+ * One simulated DHCP server per network hands out both the VMs' addresses and `ipam: dhcp` load balancers'
+ * leases (dhcp.ts), so neither repeats an address the other holds, and neither ever falls inside an IPPool's
+ * ranges: a working network keeps its pools' ranges out of the DHCP server's scope, or a load balancer's pool
+ * address could collide with a guest's (docs/design/kube-api.md §7).
  */
 import { KubeObject, StoreReader } from '../api/types';
+import { PoolRange, rangeSetContains, rangeSetOf } from './ipam';
 import { HarvesterKinds } from './kinds';
 import { ResolvedHarvesterOptions } from './options';
 import { deterministicMac, fnv1a } from '../util/hashing';
@@ -86,15 +92,50 @@ export function firstIPv4(vmi: KubeObject | undefined): string | undefined {
   return typeof ip === 'string' ? ip : undefined;
 }
 
-/** IPv4 addresses already reported by VMIs (other than `exceptKey`, `namespace/name`). */
-export function addressesInUse(store: StoreReader, kinds: HarvesterKinds, exceptKey?: string): Set<number> {
-  const used = new Set<number>();
+/**
+ * Addresses the simulated DHCP servers may not hand out: those held (added one by one) plus every IPPool
+ * range (checked by `has`, so a wide pool costs nothing).
+ */
+export class ReservedAddresses extends Set<number> {
+  constructor(private readonly poolRanges: PoolRange[][] = []) {
+    super();
+  }
+
+  override has(ip: number): boolean {
+    return super.has(ip) || this.poolRanges.some((set) => rangeSetContains(set, ip));
+  }
+}
+
+/** The ranges of every IPPool that parses (one that does not serves nothing). */
+function poolRanges(store: StoreReader, kinds: HarvesterKinds): PoolRange[][] {
+  const out: PoolRange[][] = [];
+  for (const pool of store.listShared(kinds.ipPool).items) {
+    try {
+      out.push(rangeSetOf(pool));
+    } catch {
+      // An unusable pool allocates nothing, so it reserves nothing either.
+    }
+  }
+  return out;
+}
+
+/**
+ * What a DHCP server may not hand out: addresses reported by VMIs (other than `except.vmi`, `namespace/name`),
+ * load balancers' addresses (other than `except.lb`'s), and every IPPool's ranges.
+ */
+export function addressesInUse(store: StoreReader, kinds: HarvesterKinds, exceptVmi?: string, exceptLb?: string): ReservedAddresses {
+  const used = new ReservedAddresses(poolRanges(store, kinds));
   for (const vmi of store.listShared(kinds.vmi).items) {
-    if (objectKey(vmi) === exceptKey) continue;
+    if (objectKey(vmi) === exceptVmi) continue;
     for (const iface of field<Record<string, unknown>[]>(vmi, 'status', 'interfaces') ?? []) {
       const ip = parseIPv4(iface.ipAddress);
       if (ip !== undefined) used.add(ip);
     }
+  }
+  for (const lb of store.listShared(kinds.loadBalancer).items) {
+    if (objectKey(lb) === exceptLb) continue;
+    const ip = parseIPv4(field(lb, 'status', 'address'));
+    if (ip !== undefined) used.add(ip);
   }
   return used;
 }

@@ -1,8 +1,8 @@
 /**
  * KubeVirt's VirtualMachine status, derived from the VM and its VMI (kubevirt pkg/virt-controller/watch/vm.go
  * semantics, reduced): `created`, `ready`, `printableStatus` (Migrating while a live migration runs),
- * `runStrategy`, generations and the conditions Ready / PodScheduled / LiveMigratable / AgentConnected copied
- * from the VMI.
+ * `runStrategy`, generations and the conditions Ready / PodScheduled / LiveMigratable / AgentConnected /
+ * Synchronized copied from the VMI.
  */
 import { KubeObject } from '../api/types';
 import { Condition, dropCondition, field, findCondition, isDeleting, setCondition, specOf } from '../util/objects';
@@ -65,7 +65,8 @@ export function desiredVmStatus(vm: KubeObject, vmi: KubeObject | undefined, now
   } else {
     conditions = setCondition(conditions, { type: 'Ready', status: 'False', reason: 'PodNotReady' }, now);
   }
-  for (const type of ['PodScheduled', 'LiveMigratable', 'AgentConnected']) {
+  // KubeVirt copies the VMI's conditions (a refused launcher pod shows as Synchronized=False/FailedCreate).
+  for (const type of ['PodScheduled', 'LiveMigratable', 'AgentConnected', 'Synchronized']) {
     const fromVmi = vmi ? findCondition(vmi, type) : undefined;
     if (fromVmi && !(type === 'PodScheduled' && fromVmi.status === 'True')) {
       conditions = setCondition(conditions, { type, status: fromVmi.status, reason: fromVmi.reason, message: fromVmi.message }, now);

@@ -2,9 +2,13 @@
  * The VirtualMachineInstance lifecycle as KubeVirt + kube-scheduler + the guest drive it, one stage per row:
  *
  * 1. `vmi-pending`        (new)        → phase Pending                                      (no delay)
- * 2. `vmi-scheduling`     Pending      → phase Scheduling (virt-launcher pod created)       (no delay)
- * 3. `vmi-unschedulable`  Scheduling, no host fits → condition PodScheduled=False/Unschedulable (no delay)
- * 4. `vmi-scheduled`      Scheduling, a host fits  → phase Scheduled, status.nodeName         (delays.vmiSchedule)
+ * 2. `vmi-scheduling`     Pending      → virt-launcher pod created (vmi-launch.ts), phase Scheduling; a
+ *                                        refused create (quota) stays Pending, Synchronized=False/FailedCreate,
+ *                                        and is tried again when the namespace's pods or quotas change (no delay)
+ * 3. `vmi-unschedulable`  Scheduling, the pod is unschedulable → condition PodScheduled=False/Unschedulable
+ *                                        with kube-scheduler's message (pod-scheduler.ts)   (no delay)
+ * 4. `vmi-scheduled`      Scheduling, the pod runs on a host → phase Scheduled, status.nodeName (no delay;
+ *                                        the pod starts delays.vmiSchedule after it is bound)
  * 5. `vmi-running`        Scheduled    → phase Running, Ready, LiveMigratable (False unless every PVC is
  *                                        ReadWriteMany), NICs with MACs but no IP           (delays.vmiBoot)
  * 6. `vmi-guest-agent`    Running, cloud-init installs+starts qemu-guest-agent, not yet connected
@@ -30,7 +34,9 @@ import {
   statusOf,
   timestamp,
 } from '../util/objects';
-import { Placement, placeVmi, vmisPerNode } from './scheduler';
+import { EventRecorder } from './events';
+import { launcherPodOf } from './node-usage';
+import { failedCreate, launch, podCreateRefusal } from './vmi-launch';
 import { Stage } from './stages';
 import { vmiRunsGuestAgent } from './guest-agent';
 import { addressesInUse, macFor, networkBlock, nicsOf, persistedMacs, pickAddress } from './vm-network';
@@ -46,6 +52,7 @@ export interface VmiStageContext {
   kinds: HarvesterKinds;
   options: ResolvedHarvesterOptions;
   clock: Clock;
+  events: EventRecorder;
 }
 
 function phaseOf(vmi: KubeObject): string | undefined {
@@ -58,10 +65,6 @@ function claimsOf(vmi: KubeObject): string[] {
   return volumes
     .map((v) => field<string>(v, 'persistentVolumeClaim', 'claimName') ?? field<string>(v, 'dataVolume', 'name'))
     .filter((c): c is string => Boolean(c));
-}
-
-function missingClaim(ctx: VmiStageContext, vmi: KubeObject): string | undefined {
-  return claimsOf(vmi).find((claim) => !ctx.store.get(ctx.kinds.pvc, vmi.metadata.namespace, claim));
 }
 
 /**
@@ -80,11 +83,17 @@ function liveMigratable(ctx: VmiStageContext, vmi: KubeObject): Pick<Condition, 
   return { type: 'LiveMigratable', status: 'True' };
 }
 
-/** Where the VMI's pod would go now (or why it cannot go anywhere). */
-export function placementFor(ctx: VmiStageContext, vmi: KubeObject): Placement {
-  const claim = missingClaim(ctx, vmi);
-  if (claim) return { message: `0/${ctx.store.list(ctx.kinds.node).items.length} nodes are available: persistentvolumeclaim "${claim}" not found.` };
-  return placeVmi(specOf(vmi), ctx.store.list(ctx.kinds.node).items, vmisPerNode(ctx.store.listShared(ctx.kinds.vmi).items, vmi));
+/** The PodScheduled=False condition of the VMI's pod, if the scheduler found no host for it. */
+function podUnschedulable(ctx: VmiStageContext, vmi: KubeObject): Condition | undefined {
+  const pod = launcherPodOf(ctx.store, ctx.kinds, vmi);
+  const c = pod ? findCondition(pod, 'PodScheduled') : undefined;
+  return pod && !field(pod, 'spec', 'nodeName') && c?.status === 'False' ? c : undefined;
+}
+
+/** The host the VMI's pod runs on, once it runs. */
+function podHost(ctx: VmiStageContext, vmi: KubeObject): string | undefined {
+  const pod = launcherPodOf(ctx.store, ctx.kinds, vmi);
+  return pod && field(pod, 'status', 'phase') === 'Running' ? field<string>(pod, 'spec', 'nodeName') : undefined;
 }
 
 function conditions(vmi: KubeObject): Condition[] | undefined {
@@ -132,9 +141,18 @@ export function vmiStages(ctx: VmiStageContext): Stage[] {
     },
     {
       name: 'vmi-scheduling',
-      when: (vmi) => !isDeleting(vmi) && phaseOf(vmi) === 'Pending',
+      when: (vmi) => {
+        if (isDeleting(vmi) || phaseOf(vmi) !== 'Pending') return false;
+        if (launcherPodOf(ctx.store, ctx.kinds, vmi)) return true;
+        // After a refused create, try again only once the apiserver would take the pod.
+        return !failedCreate(vmi) || podCreateRefusal(ctx, vmi) === undefined;
+      },
       delayMs: () => 0,
       next: (vmi) => {
+        if (!launcherPodOf(ctx.store, ctx.kinds, vmi)) {
+          const launched = launch(ctx, vmi);
+          if (!launched.pod) return launched.vmi;
+        }
         enterPhase(vmi, 'Scheduling', now());
         return vmi;
       },
@@ -143,18 +161,17 @@ export function vmiStages(ctx: VmiStageContext): Stage[] {
       name: 'vmi-unschedulable',
       when: (vmi) => {
         if (isDeleting(vmi) || phaseOf(vmi) !== 'Scheduling') return false;
-        const placement = placementFor(ctx, vmi);
-        if (placement.node) return false;
+        const fromPod = podUnschedulable(ctx, vmi);
         const current = findCondition(vmi, 'PodScheduled');
-        return current?.status !== 'False' || current.message !== placement.message;
+        return Boolean(fromPod) && (current?.status !== 'False' || current.message !== fromPod!.message);
       },
       delayMs: () => 0,
       next: (vmi) => {
-        const placement = placementFor(ctx, vmi);
-        if (placement.node) return undefined;
+        const fromPod = podUnschedulable(ctx, vmi);
+        if (!fromPod) return undefined;
         statusOf(vmi).conditions = setCondition(
           conditions(vmi),
-          { type: 'PodScheduled', status: 'False', reason: 'Unschedulable', message: placement.message },
+          { type: 'PodScheduled', status: 'False', reason: 'Unschedulable', message: fromPod.message },
           now(),
         );
         return vmi;
@@ -162,12 +179,11 @@ export function vmiStages(ctx: VmiStageContext): Stage[] {
     },
     {
       name: 'vmi-scheduled',
-      when: (vmi) => !isDeleting(vmi) && phaseOf(vmi) === 'Scheduling' && Boolean(placementFor(ctx, vmi).node),
-      delayMs: () => ctx.options.delays.vmiSchedule,
+      when: (vmi) => !isDeleting(vmi) && phaseOf(vmi) === 'Scheduling' && Boolean(podHost(ctx, vmi)),
+      delayMs: () => 0,
       next: (vmi) => {
-        const node = placementFor(ctx, vmi).node;
-        if (!node) return undefined;
-        const nodeName = String(node.metadata.name);
+        const nodeName = podHost(ctx, vmi);
+        if (!nodeName) return undefined;
         enterPhase(vmi, 'Scheduled', now());
         const status = statusOf(vmi);
         status.nodeName = nodeName;

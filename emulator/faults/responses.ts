@@ -1,6 +1,6 @@
 /**
  * The Status errors a fault rule answers with, in the exact shapes of the real apiserver (see errors.ts and
- * research kube-api-emulator.md §7), so clients react as they would to the real thing.
+ * docs/design/kube-api-errors.md §"Status shapes"), so clients react as they would to the real thing.
  */
 import {
   StatusError,

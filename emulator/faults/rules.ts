@@ -1,5 +1,6 @@
 /**
- * Fault rules: an ordered list of "when a request looks like X, do Y" rows (research kube-api-emulator.md §9).
+ * Fault rules: an ordered list of "when a request looks like X, do Y" rows (the faults of
+ * docs/design/kube-api-errors.md §"Faults worth injecting").
  * Each rule matches on method, URL regexp, resource, verb, namespace, name or User-Agent, and acts on a
  * bounded number of matching requests (`skip`, `times`) or with a probability drawn from a seeded generator,
  * so a run with the same seed and the same request sequence injects the same faults.

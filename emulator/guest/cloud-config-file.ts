@@ -1,8 +1,8 @@
 /**
  * Where the guest's Harvester cloud provider finds its kubeconfig when none is given explicitly: the file
  * cloud-init writes on the guest's nodes (`write_files` of the VMs' user data) at `/etc/kubernetes/cloud-config`
- * or RKE2's `/var/lib/rancher/rke2/etc/config-files/cloud-provider-config` (shared research
- * guest-cluster-credentials.md). Rancher and GuestClusterCredentials' `cloudInit` put it there.
+ * or RKE2's `/var/lib/rancher/rke2/etc/config-files/cloud-provider-config` (docs/design/guest-cloud-provider.md
+ * §"Its credentials"). Rancher and GuestClusterCredentials' `cloudInit` put it there.
  */
 import { gunzipSync } from 'node:zlib';
 import { parse } from 'yaml';

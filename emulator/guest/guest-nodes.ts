@@ -1,18 +1,20 @@
 /**
  * Guest Nodes of the simulated RKE2 cluster, keyed by the Harvester VM name (Rancher runs kubelet with
- * `--hostname-override=<vm name>`, shared research §A.13):
+ * `--hostname-override=<vm name>`, docs/design/harvester-vms.md §"Host names"):
  *
  * 1. kubelet registration (unless options.kubelet is false, when the RKE2 simulation registers the Nodes and
  *    this controller is the cloud provider only): once the VM's VMI is Running (after delays.nodeRegister), a Node named like the VM
  *    appears with taint `node.cloudprovider.kubernetes.io/uninitialized=true:NoSchedule` (kubelet
  *    `--cloud-provider=external`), status Ready and nodeInfo.kubeletVersion;
- * 2. cloud-node initialisation (k8s cloud-provider node controller + harvester-cloud-provider instances, §B.4):
+ * 2. cloud-node initialisation (k8s cloud-provider node controller + harvester-cloud-provider instances,
+ *    docs/design/guest-cloud-provider.md §"Nodes and VMs", §"Topology labels"):
  *    while the taint is present (after delays.ccmInit) set providerID `harvester://<vm uid>`, InternalIP
  *    from the VMI's IPv4 + Hostname, region/zone labels (GA and beta) from the VMI annotations
  *    `topology.kubernetes.io/region|zone` (CCM ≥ v0.1.4 only), then remove the taint;
  * 3. addresses follow the VMI on every change (the node controller's periodic address sync);
- * 4. CCM ≥ v0.2.0 only (§B.5, VMI controller OnVmiChanged): when a node-driver VMI's topology annotations
- *    differ from the initialised Node's labels, re-add the taint with PreferNoSchedule → step 2 runs again;
+ * 4. CCM ≥ v0.2.0 only (docs/design/guest-cloud-provider.md §"Topology labels", VMI controller OnVmiChanged):
+ *    when a node-driver VMI's topology annotations differ from the initialised Node's labels, re-add the taint
+ *    with PreferNoSchedule → step 2 runs again;
  *    below v0.2.0 labels are only set at initialisation;
  * 5. cloud-node-lifecycle: the Node is deleted once its VM is gone (InstanceExists = false).
  */

@@ -1,6 +1,7 @@
 /**
  * The name harvester-cloud-provider gives the Harvester LoadBalancer of a guest Service
- * (pkg/cloud-controller-manager/loadbalancer.go `loadBalancerName`, shared research §B.2):
+ * (pkg/cloud-controller-manager/loadbalancer.go `loadBalancerName`; docs/design/guest-cloud-provider.md
+ * §"The load balancer it makes"):
  * `<cluster>-<svc namespace>-<svc name>-` (cluster prefixed with `a` when not a DNS-1035 label), then the
  * CRC32 (IEEE) of that base + the Service UID as 8 hex digits, computed before the base is cut to 55
  * characters so the whole name stays ≤ 63.

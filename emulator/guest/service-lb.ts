@@ -1,6 +1,7 @@
 /**
  * The guest's Services of type LoadBalancer, as the k8s service controller + harvester-cloud-provider + kube-vip
- * handle them (shared research §B.1–§B.3):
+ * handle them (docs/design/guest-cloud-provider.md §"Service annotations", §"The load balancer it makes",
+ * §"Provisioning an address"):
  *
  * 1. finalizer `service.kubernetes.io/load-balancer-cleanup` on the Service;
  * 2. ensure the Harvester LoadBalancer `<cluster>-<ns>-<svc>-<crc32>` (lb-name.ts) in the CCM namespace:

@@ -13,6 +13,9 @@ import { configMapKind } from './core/config-map';
 import { namespaceKind } from './core/namespace';
 import { nodeKind } from './core/node';
 import { persistentVolumeClaimKind } from './core/persistent-volume-claim';
+import { podKind } from './core/pod';
+import { eventKind } from './core/event';
+import { resourceQuotaKind } from './core/resource-quota';
 import { secretKind } from './core/secret';
 import { serviceKind } from './core/service';
 import { serviceAccountKind } from './core/service-account';
@@ -42,6 +45,9 @@ export {
   networkAttachmentDefinitionKind,
   nodeKind,
   persistentVolumeClaimKind,
+  podKind,
+  eventKind,
+  resourceQuotaKind,
   secretKind,
   serviceKind,
   serviceAccountKind,
@@ -67,6 +73,9 @@ export const KINDS = {
   secret: secretKind,
   configMap: configMapKind,
   persistentVolumeClaim: persistentVolumeClaimKind,
+  pod: podKind,
+  event: eventKind,
+  resourceQuota: resourceQuotaKind,
   virtualMachine: virtualMachineKind,
   virtualMachineInstance: virtualMachineInstanceKind,
   virtualMachineInstanceMigration: virtualMachineInstanceMigrationKind,
@@ -98,7 +107,8 @@ deepFreeze(deploymentKind);
 export const GUEST_KINDS: readonly KindInfo[] = [namespaceKind, nodeKind, serviceKind, secretKind, configMapKind, deploymentKind];
 
 /**
- * A registry of everything the Harvester cluster serves: core kinds, StorageClass, KubeVirt, Harvester,
+ * A registry of everything the Harvester cluster serves: core kinds (with the launcher Pods, Events and
+ * ResourceQuotas), StorageClass, KubeVirt, Harvester,
  * load balancer, Multus, Harvester's network kinds, and the ServiceAccount/RBAC kinds that guest-cluster credentials use.
  */
 export function createHarvesterRegistry(): KindRegistry {

@@ -68,7 +68,7 @@ export function ruleAllows(a: RequestAttributes, rule: Rule): boolean {
   return !rule.resourceNames || rule.resourceNames.length === 0 || rule.resourceNames.includes(a.name ?? '');
 }
 
-function subjectApplies(a: RequestAttributes, s: Subject, bindingNamespace: string): boolean {
+function subjectApplies(a: { user: string; groups: string[] }, s: Subject, bindingNamespace: string): boolean {
   switch (s.kind) {
     case 'User':
       return s.name === a.user;
@@ -105,36 +105,105 @@ function subjectLabel(s: Subject, bindingNamespace: string): string {
   return s.kind === 'ServiceAccount' ? `ServiceAccount "${s.name}/${s.namespace || bindingNamespace}"` : `${s.kind} "${s.name}"`;
 }
 
-/** Decide one request against the RBAC objects in `store`. */
-export function authorize(store: StoreReader, kinds: RbacKinds, a: RequestAttributes): Decision {
-  const errors: string[] = [];
-  const visit = (binding: KubeObject, bindingNamespace: string): string | undefined => {
+/** One binding that applies to a user, with the rules of its role (or the error of a missing role). */
+interface AppliedBinding {
+  binding: KubeObject;
+  bindingNamespace: string;
+  subject: Subject;
+  ref: { kind?: string; name?: string };
+  rules?: Rule[];
+  error?: string;
+}
+
+/**
+ * The rule resolver's VisitRulesFor: the ClusterRoleBindings whose subjects include the user, then (for a
+ * namespace) the RoleBindings there, each with its role's rules, in list order.
+ */
+function* appliedBindings(store: StoreReader, kinds: RbacKinds, who: { user: string; groups: string[] }, namespace: string | undefined): Generator<AppliedBinding> {
+  const visit = (binding: KubeObject, bindingNamespace: string): AppliedBinding | undefined => {
     const subjects = (binding.subjects as Subject[] | undefined) ?? [];
-    const subject = subjects.find((s) => subjectApplies(a, s, bindingNamespace));
+    const subject = subjects.find((s) => subjectApplies(who, s, bindingNamespace));
     if (!subject) return undefined;
     const ref = (binding.roleRef ?? {}) as { kind?: string; name?: string };
     const cluster = ref.kind === 'ClusterRole';
     const roleKind = cluster ? kinds.clusterRole : kinds.role;
     const role = store.listShared(roleKind, cluster ? { fieldSelector: `metadata.name=${ref.name}` } : { namespace: bindingNamespace, fieldSelector: `metadata.name=${ref.name}` }).items[0];
-    if (!role) {
-      errors.push(`${cluster ? 'clusterrole' : 'role'}.rbac.authorization.k8s.io "${ref.name}" not found`);
-      return undefined;
-    }
-    if (!((role.rules as Rule[] | undefined) ?? []).some((r) => ruleAllows(a, r))) return undefined;
-    const source = bindingNamespace ? `RoleBinding "${binding.metadata.name}/${bindingNamespace}"` : `ClusterRoleBinding "${binding.metadata.name}"`;
-    return `RBAC: allowed by ${source} of ${ref.kind} "${ref.name}" to ${subjectLabel(subject, bindingNamespace)}`;
+    if (!role) return { binding, bindingNamespace, subject, ref, error: `${cluster ? 'clusterrole' : 'role'}.rbac.authorization.k8s.io "${ref.name}" not found` };
+    return { binding, bindingNamespace, subject, ref, rules: (role.rules as Rule[] | undefined) ?? [] };
   };
   for (const b of store.listShared(kinds.clusterRoleBinding).items) {
-    const allowed = visit(b, '');
-    if (allowed) return { allowed: true, reason: allowed };
+    const applied = visit(b, '');
+    if (applied) yield applied;
   }
-  if (a.namespace) {
-    for (const b of store.listShared(kinds.roleBinding, { namespace: a.namespace }).items) {
-      const allowed = visit(b, a.namespace);
-      if (allowed) return { allowed: true, reason: allowed };
+  if (namespace) {
+    for (const b of store.listShared(kinds.roleBinding, { namespace }).items) {
+      const applied = visit(b, namespace);
+      if (applied) yield applied;
     }
   }
-  return { allowed: false, reason: errors.length > 0 ? `RBAC: ${errors.length === 1 ? errors[0] : `[${errors.join(', ')}]`}` : '' };
+}
+
+/** The errors of missing roles as the RBAC authorizer aggregates them (`RBAC: a` or `RBAC: [a, b]`). */
+function aggregate(errors: string[]): string {
+  return errors.length === 1 ? errors[0] : `[${errors.join(', ')}]`;
+}
+
+/** Decide one request against the RBAC objects in `store`. */
+export function authorize(store: StoreReader, kinds: RbacKinds, a: RequestAttributes): Decision {
+  const errors: string[] = [];
+  for (const applied of appliedBindings(store, kinds, a, a.namespace)) {
+    if (applied.error) {
+      errors.push(applied.error);
+      continue;
+    }
+    if (!applied.rules!.some((r) => ruleAllows(a, r))) continue;
+    const { binding, bindingNamespace, ref, subject } = applied;
+    const source = bindingNamespace ? `RoleBinding "${binding.metadata.name}/${bindingNamespace}"` : `ClusterRoleBinding "${binding.metadata.name}"`;
+    return { allowed: true, reason: `RBAC: allowed by ${source} of ${ref.kind} "${ref.name}" to ${subjectLabel(subject, bindingNamespace)}` };
+  }
+  return { allowed: false, reason: errors.length > 0 ? `RBAC: ${aggregate(errors)}` : '' };
+}
+
+/** A SubjectRulesReview resource rule (authorization.k8s.io/v1 ResourceRule). */
+export interface ResourceRule {
+  verbs: string[];
+  apiGroups?: string[];
+  resources?: string[];
+  resourceNames?: string[];
+}
+
+/** A SubjectRulesReview non-resource rule. */
+export interface NonResourceRule {
+  verbs: string[];
+  nonResourceURLs?: string[];
+}
+
+/**
+ * RBACAuthorizer.RulesFor: every rule of every role bound to the user (cluster-wide, then in `namespace`),
+ * split into resource rules (those naming resources) and non-resource rules (those naming URLs), and the
+ * missing roles as the evaluation error.
+ */
+export function rulesFor(store: StoreReader, kinds: RbacKinds, who: { user: string; groups: string[] }, namespace: string): { resourceRules: ResourceRule[]; nonResourceRules: NonResourceRule[]; evaluationError?: string } {
+  const resourceRules: ResourceRule[] = [];
+  const nonResourceRules: NonResourceRule[] = [];
+  const errors: string[] = [];
+  for (const applied of appliedBindings(store, kinds, who, namespace)) {
+    if (applied.error) {
+      errors.push(applied.error);
+      continue;
+    }
+    for (const r of applied.rules!) {
+      if ((r.resources ?? []).length > 0) {
+        const rule: ResourceRule = { verbs: r.verbs ?? [] };
+        if (r.apiGroups && r.apiGroups.length > 0) rule.apiGroups = r.apiGroups;
+        rule.resources = r.resources;
+        if (r.resourceNames && r.resourceNames.length > 0) rule.resourceNames = r.resourceNames;
+        resourceRules.push(rule);
+      }
+      if ((r.nonResourceURLs ?? []).length > 0) nonResourceRules.push({ verbs: r.verbs ?? [], nonResourceURLs: r.nonResourceURLs });
+    }
+  }
+  return errors.length > 0 ? { resourceRules, nonResourceRules, evaluationError: aggregate(errors) } : { resourceRules, nonResourceRules };
 }
 
 /** kube-apiserver's 403 for a denied request (responsewriters.Forbidden + apierrors.NewForbidden). */

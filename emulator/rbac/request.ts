@@ -2,8 +2,8 @@
  * The API server's authorization step for RBAC-governed users (service accounts, impersonated users):
  * request attributes from the URL as kube-apiserver's RequestInfoFactory derives them (authorization runs before
  * the handler, so an unknown resource is 403, not 404, for a user without rights), impersonation headers
- * (`Impersonate-User`, `Impersonate-Group`), and the access reviews `kubectl auth can-i` posts
- * (SelfSubjectAccessReview, SubjectAccessReview).
+ * (`Impersonate-User`, `Impersonate-Group`), and the reviews `kubectl auth can-i` posts
+ * (SelfSubjectAccessReview, SubjectAccessReview, and SelfSubjectRulesReview for `--list`).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { badRequest } from '../api/errors';
@@ -12,7 +12,7 @@ import { decodeProtobufObject, PROTOBUF_MEDIA_TYPE } from '../api/protobuf';
 import type { Authenticated } from '../api/auth';
 import type { Route } from '../api/router';
 import type { StoreReader } from '../api/types';
-import { authorize, forbiddenStatus, RbacKinds, RequestAttributes } from './authorizer';
+import { authorize, forbiddenStatus, RbacKinds, RequestAttributes, rulesFor } from './authorizer';
 import { serviceAccountUser } from './service-account-tokens';
 
 /** What the server hands the RBAC step. */
@@ -97,22 +97,48 @@ export function authorizeRequest(rbac: RbacContext, attributes: RequestAttribute
   if (!d.allowed) throw forbiddenStatus(attributes, d.reason);
 }
 
-/** `POST /apis/authorization.k8s.io/v1/{selfsubjectaccessreviews,subjectaccessreviews}`, or undefined for any other route. */
-export function accessReviewKind(route: Route, method: string): 'self' | 'subject' | undefined {
+/** `POST /apis/authorization.k8s.io/v1/{selfsubjectaccessreviews,subjectaccessreviews,selfsubjectrulesreviews}`, or undefined for any other route. */
+export function accessReviewKind(route: Route, method: string): 'self' | 'subject' | 'rules' | undefined {
   if (route.type !== 'resource' || route.group !== 'authorization.k8s.io' || route.version !== 'v1' || method !== 'POST' || route.name !== undefined) return undefined;
   if (route.plural === 'selfsubjectaccessreviews') return 'self';
   if (route.plural === 'subjectaccessreviews') return 'subject';
+  if (route.plural === 'selfsubjectrulesreviews') return 'rules';
   return undefined;
 }
 
 type Rec = Record<string, unknown>;
 
-/** Answer an access review: the request's spec echoed with `status.allowed` (and RBAC's reason). */
-export async function answerAccessReview(req: IncomingMessage, res: ServerResponse, which: 'self' | 'subject', auth: Authenticated, rbac: RbacContext): Promise<void> {
+/** The groups the emulator's admin token stands for, as a kube-apiserver admin certificate carries them. */
+const ADMIN_GROUPS = ['system:masters', 'system:authenticated'];
+
+/** A review body: JSON, or protobuf as kubectl's typed client posts it. */
+async function readReview(req: IncomingMessage): Promise<Rec> {
   const body = await readBody(req);
-  // kubectl's typed client posts protobuf.
   const protobuf = (req.headers['content-type'] ?? '').startsWith(PROTOBUF_MEDIA_TYPE);
-  const review = ((protobuf ? decodeProtobufObject(body) : parseJsonBody(body, 'the access review')) ?? {}) as Rec;
+  return ((protobuf ? decodeProtobufObject(body) : parseJsonBody(body, 'the access review')) ?? {}) as Rec;
+}
+
+/**
+ * Answer a SelfSubjectRulesReview as kube-apiserver's REST storage does (pkg/registry/authorization/
+ * selfsubjectrulesreview): 400 without a namespace; otherwise the RBAC rule resolver's rules for the caller
+ * in that namespace, the spec not echoed, missing roles as `evaluationError`. The emulator's admin is
+ * resolved as a member of system:masters (bound to cluster-admin, as on a real cluster).
+ */
+async function answerRulesReview(req: IncomingMessage, res: ServerResponse, auth: Authenticated, rbac: RbacContext): Promise<void> {
+  const review = await readReview(req);
+  const namespace = String(((review.spec ?? {}) as Rec).namespace ?? '');
+  if (namespace === '') throw badRequest('no namespace on request');
+  const who = { user: auth.user, groups: auth.groups ?? ADMIN_GROUPS };
+  const rules = rulesFor(rbac.store, rbac.kinds, who, namespace);
+  const status: Rec = { resourceRules: rules.resourceRules, nonResourceRules: rules.nonResourceRules, incomplete: false };
+  if (rules.evaluationError) status.evaluationError = rules.evaluationError;
+  sendJson(res, 201, { kind: 'SelfSubjectRulesReview', apiVersion: 'authorization.k8s.io/v1', metadata: { creationTimestamp: null }, spec: {}, status });
+}
+
+/** Answer an access review: the request's spec echoed with `status.allowed` (and RBAC's reason). */
+export async function answerAccessReview(req: IncomingMessage, res: ServerResponse, which: 'self' | 'subject' | 'rules', auth: Authenticated, rbac: RbacContext): Promise<void> {
+  if (which === 'rules') return answerRulesReview(req, res, auth, rbac);
+  const review = await readReview(req);
   const spec = (review.spec ?? {}) as Rec;
   const ra = spec.resourceAttributes as Rec | undefined;
   const nra = spec.nonResourceAttributes as Rec | undefined;

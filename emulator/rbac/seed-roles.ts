@@ -1,6 +1,7 @@
 /**
  * The ClusterRoles and ClusterRoleBindings a fresh Harvester cluster holds that matter to service-account
- * clients: Kubernetes' bootstrap policy (cluster-admin; system:discovery, system:public-info-viewer and
+ * clients: Kubernetes' bootstrap policy (cluster-admin, bound to the group system:masters; system:discovery,
+ * system:public-info-viewer and
  * system:basic-user bound to every authenticated user, so kubectl can discover and ask `auth can-i`), and
  * Harvester's two guest-cluster roles, with the rules of harvester/harvester
  * deploy/charts/harvester/templates/rbac.yaml (at 3d63c2a).
@@ -97,6 +98,7 @@ export function seedClusterRoles(): KubeObject[] {
 /** The seeded ClusterRoleBindings of the bootstrap policy. */
 export function seedClusterRoleBindings(): KubeObject[] {
   return [
+    groupBinding('cluster-admin', ['system:masters']),
     groupBinding('system:discovery', ['system:authenticated']),
     groupBinding('system:public-info-viewer', ['system:authenticated', 'system:unauthenticated']),
     groupBinding('system:basic-user', ['system:authenticated']),

@@ -1,6 +1,9 @@
 /**
  * Label, annotation and finalizer keys of the real Harvester / KubeVirt / load-balancer-harvester /
- * harvester-cloud-provider code (sources cited in shared research harvester-api.md §A–§D).
+ * harvester-cloud-provider code, as the upstream code spells them. What they mean, with the upstream sources, is in
+ * docs/design/harvester-vms.md, docs/design/guest-cloud-provider.md, docs/design/harvester-load-balancer.md,
+ * docs/design/harvester-networks.md and docs/design/harvester-images.md; KubeVirt's own bookkeeping keys are named
+ * only here.
  */
 
 // harvester/harvester pkg/util/constants.go, pkg/controller/master/virtualmachine/*

@@ -1,6 +1,6 @@
 /**
  * Kubernetes resource quantities ("2", "125m", "4Gi", "20G", "1.5") as plain numbers, enough for the
- * simulated Harvester's comparisons (PVC sizes) and its overcommit arithmetic (CPU/memory requests).
+ * simulated Harvester's comparisons (PVC sizes). Exact integer amounts for requests and quotas: resources.ts.
  */
 
 const BINARY: Record<string, number> = { Ki: 2 ** 10, Mi: 2 ** 20, Gi: 2 ** 30, Ti: 2 ** 40, Pi: 2 ** 50, Ei: 2 ** 60 };
@@ -21,17 +21,4 @@ export function parseQuantity(value: unknown): number | undefined {
   if (suffix in BINARY) return n * BINARY[suffix];
   if (suffix in DECIMAL) return n * DECIMAL[suffix];
   return undefined;
-}
-
-/** Formats bytes the way Harvester's overcommit mutator ends up printing memory requests: whole Mi. */
-export function formatMebibytes(bytes: number): string {
-  const mi = Math.floor(bytes / 2 ** 20);
-  if (mi > 0 && mi % 1024 === 0) return `${mi / 1024}Gi`;
-  return `${mi}Mi`;
-}
-
-/** Formats cores as a CPU quantity: whole cores as "2", otherwise millicores "125m". */
-export function formatCpu(cores: number): string {
-  const milli = Math.round(cores * 1000);
-  return milli % 1000 === 0 ? String(milli / 1000) : `${milli}m`;
 }

@@ -1,8 +1,8 @@
 /**
  * The network webhook's ClusterNetwork validator and VlanConfig mutator/validator
- * (harvester-network-controller pkg/webhook/clusternetwork/validator.go, pkg/webhook/vlanconfig/; research
- * harvester-supporting-kinds.md §3.4-3.5). Every denial is a 500 `Internal error occurred: can't <verb>
- * cluster network|vlanConfig <name> because …`.
+ * (harvester-network-controller pkg/webhook/clusternetwork/validator.go, pkg/webhook/vlanconfig/;
+ * docs/design/harvester-networks.md §"ClusterNetwork rules", §"VlanConfig rules"). Every denial is a 500
+ * `Internal error occurred: can't <verb> cluster network|vlanConfig <name> because …`.
  */
 import { AdmissionHook, AdmissionRequest, KubeObject, StoreReader } from '../api/types';
 import { HarvesterKinds } from '../controllers/kinds';

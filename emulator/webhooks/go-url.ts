@@ -1,8 +1,8 @@
 /**
  * The errors of Go's `net/url.Parse`, which Harvester's image webhook quotes in `url is invalid: %s` (V6 of
- * harvester-supporting-kinds.md §1.3). Go's parser is lenient: "not a url" is a valid relative reference and
- * only these shapes fail — a control character, a leading ":", a colon in a scheme-less first segment, a bad
- * %-escape, a character a host name may not hold, a non-numeric port. The error text is Go's own
+ * docs/design/harvester-images.md §"Admission rules"). Go's parser is lenient: "not a url" is a valid relative
+ * reference and only these shapes fail — a control character, a leading ":", a colon in a scheme-less first
+ * segment, a bad %-escape, a character a host name may not hold, a non-numeric port. The error text is Go's own
  * (`parse "<url>": <reason>`), so a denial reads as a real cluster's.
  */
 

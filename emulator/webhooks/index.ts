@@ -10,6 +10,7 @@ import { virtualMachineImageWebhooks } from './virtual-machine-image';
 import { virtualMachineWebhooks } from './virtual-machine';
 import { kubevirtVirtualMachineWebhooks } from './kubevirt-virtual-machine';
 import { migrationWebhooks } from './virtual-machine-instance-migration';
+import { settingWebhooks } from './setting';
 
 /** Builds the webhooks; register each with `store.addAdmissionHook`. */
 export function harvesterWebhooks(kinds: HarvesterKinds, options: { volumeResizeRequiresStop: boolean }): AdmissionHook[] {
@@ -17,6 +18,7 @@ export function harvesterWebhooks(kinds: HarvesterKinds, options: { volumeResize
     ...virtualMachineWebhooks(kinds, options),
     ...kubevirtVirtualMachineWebhooks(),
     ...migrationWebhooks(kinds),
+    ...settingWebhooks(),
     ...virtualMachineImageWebhooks(kinds),
     ...keyPairWebhooks(),
     ...loadBalancerWebhooks(kinds),

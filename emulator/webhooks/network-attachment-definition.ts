@@ -1,8 +1,9 @@
 /**
  * The network webhook's NAD mutator and validator (harvester-network-controller pkg/webhook/nad/mutator.go,
- * validator.go; research harvester-supporting-kinds.md §3.2-3.3) plus Harvester's own NAD delete check (H
- * pkg/webhook/resources/networkattachmentdefinition/validator.go). Network-webhook denials are 500 with
- * `Internal error occurred: ` (wrangler's router), wrapped `can't create|update|delete nad ns/name because …`.
+ * validator.go; docs/design/harvester-networks.md §"NAD rules", §"NAD mutator and labels") plus Harvester's own
+ * NAD delete check (H pkg/webhook/resources/networkattachmentdefinition/validator.go). Network-webhook denials are
+ * 500 with `Internal error occurred: ` (wrangler's router), wrapped `can't create|update|delete nad ns/name
+ * because …`.
  * kube-ovn NADs are admitted as upstream does when kube-ovn is enabled, except that the emulator serves no
  * Subnet CRD: creating one is refused with N3, deleting one is allowed.
  */

@@ -1,7 +1,7 @@
 /**
- * Harvester's VirtualMachineImage webhooks, rule by rule as harvester-supporting-kinds.md §1.2–§1.3 records them
- * (harvester pkg/webhook/resources/virtualmachineimage, pkg/image/common/{mutator,validator}.go,
- * pkg/image/backingimage/validate.go). Rule ids (M1–M4, V1–V39) are the note's.
+ * Harvester's VirtualMachineImage webhooks, rule by rule as docs/design/harvester-images.md §"Admission rules"
+ * states them (harvester pkg/webhook/resources/virtualmachineimage, pkg/image/common/{mutator,validator}.go,
+ * pkg/image/backingimage/validate.go). Rule ids (M1–M4, V1–V39) are that page's.
  *
  * Mutator (`mutator.harvesterhci.io`; its errors are plain Go errors, so 500 with the bare message):
  *   M2 label `harvesterhci.io/imageDisplayName` = displayName, always (an invalid label value is then refused by

@@ -2,13 +2,13 @@
  * Harvester's VirtualMachine webhooks.
  *
  * Mutator (harvester pkg/webhook/resources/virtualmachine/mutator.go), on create/update of the main resource:
- * - `resources.requests` from limits and Setting `overcommit-config` (default cpu 1600 %, memory 150 %):
- *   2 CPUs / 4Gi → 125m / 2730Mi (patchResourceOvercommit);
- * - `domain.memory.guest` = limits.memory − annotation `harvesterhci.io/reservedMemory`;
- * - `domain.cpu.maxSockets` (CPU hot-plug ceiling) when absent; `architecture: amd64` (KubeVirt's defaulter);
+ * - `resources.requests`, `domain.memory.guest` and `domain.cpu.maxSockets` from the limits and the live
+ *   `overcommit-config` (vm-resources.ts: 2 CPUs / 4Gi at 1600/150 → 125m / 2730Mi), on update only when the
+ *   limits change; `architecture: amd64` (KubeVirt's defaulter);
  * - `terminationGracePeriodSeconds` from Setting `default-vm-termination-grace-period-seconds` (120);
  * - required node affinity `network.harvesterhci.io/<cluster network> In ["true"]` for each Multus network,
- *   added to every term (patchAffinity; the NAD label `network.harvesterhci.io/clusternetwork`, default mgmt);
+ *   added to every term (patchAffinity; the NAD label `network.harvesterhci.io/clusternetwork`, default mgmt),
+ *   and `cpumanager In ["true"]` with dedicated CPU placement (addNodeSelectorTerms);
  * - on update, interface `macAddress` from the persisted annotation `harvesterhci.io/mac-address`.
  * Validator (…/virtualmachine/validator.go): volumeClaimTemplates annotation parses and names each PVC; a PVC
  * is used by one VM only; terminationGracePeriodSeconds ≥ 0; reservedMemory < limits.memory; on update no
@@ -18,7 +18,9 @@ import { AdmissionHook, AdmissionRequest, KubeObject, StoreReader } from '../api
 import { HarvesterKinds } from '../controllers/kinds';
 import { ANN_MAC_ADDRESS, ANN_RESERVED_MEMORY, ANN_VOLUME_CLAIM_TEMPLATES, LABEL_CLUSTER_NETWORK } from '../util/names';
 import { field, isDeleting } from '../util/objects';
-import { formatCpu, formatMebibytes, parseQuantity } from '../util/quantity';
+import { parseQuantity } from '../util/quantity';
+import { settingText } from '../controllers/overcommit';
+import { isDedicatedCpu, needsResourceUpdate, patchVmResources } from './vm-resources';
 import { ClaimTemplate, claimTemplatesOf, requestedStorage } from '../controllers/vm-volumes';
 import { persistedMacs } from '../controllers/vm-network';
 import { wantsRunning, runStrategyOf } from '../controllers/vm-status';
@@ -26,43 +28,9 @@ import { HARVESTER_MUTATOR, HARVESTER_VALIDATOR, denyInvalid } from './admission
 
 const ANNOTATION_FIELD = `metadata.annotations.${ANN_VOLUME_CLAIM_TEMPLATES}`;
 
-function settingValue(store: StoreReader, kinds: HarvesterKinds, name: string): string | undefined {
-  const setting = store.get(kinds.setting, undefined, name);
-  const value = setting?.value ?? setting?.default;
-  return typeof value === 'string' && value !== '' ? value : undefined;
-}
-
-function overcommit(store: StoreReader, kinds: HarvesterKinds): { cpu: number; memory: number } {
-  try {
-    const parsed = JSON.parse(settingValue(store, kinds, 'overcommit-config') ?? '{}') as { cpu?: number; memory?: number };
-    return { cpu: parsed.cpu || 1600, memory: parsed.memory || 150 };
-  } catch {
-    return { cpu: 1600, memory: 150 };
-  }
-}
-
 function obj(parent: Record<string, unknown>, key: string): Record<string, unknown> {
   if (!parent[key] || typeof parent[key] !== 'object') parent[key] = {};
   return parent[key] as Record<string, unknown>;
-}
-
-function patchResources(podSpec: Record<string, unknown>, vm: KubeObject, store: StoreReader, kinds: HarvesterKinds): void {
-  const domain = obj(podSpec, 'domain');
-  const limits = field<Record<string, string>>(domain, 'resources', 'limits');
-  if (!limits) return;
-  const ratio = overcommit(store, kinds);
-  const resources = obj(domain, 'resources');
-  const requests = obj(resources, 'requests');
-  const cpu = parseQuantity(limits.cpu);
-  if (cpu !== undefined) requests.cpu = formatCpu((cpu * 100) / ratio.cpu);
-  const memory = parseQuantity(limits.memory);
-  if (memory !== undefined) {
-    requests.memory = formatMebibytes((memory * 100) / ratio.memory);
-    const reserved = parseQuantity(vm.metadata.annotations?.[ANN_RESERVED_MEMORY]) ?? 0;
-    obj(domain, 'memory').guest = reserved > 0 ? formatMebibytes(memory - reserved) : limits.memory;
-  }
-  const cpuSpec = domain.cpu as Record<string, unknown> | undefined;
-  if (cpuSpec && cpuSpec.maxSockets === undefined) cpuSpec.maxSockets = Number(cpuSpec.sockets ?? 1);
 }
 
 function clusterNetworks(podSpec: Record<string, unknown>, namespace: string, store: StoreReader, kinds: HarvesterKinds): string[] {
@@ -77,15 +45,17 @@ function clusterNetworks(podSpec: Record<string, unknown>, namespace: string, st
   return [...out].sort();
 }
 
-function patchAffinity(podSpec: Record<string, unknown>, networks: string[]): void {
-  if (networks.length === 0) return;
+function patchAffinity(podSpec: Record<string, unknown>, networks: string[], dedicatedCpu: boolean): void {
   const wanted = networks.map((n) => ({ key: `network.harvesterhci.io/${n}`, operator: 'In', values: ['true'] }));
+  // Dedicated CPU placement needs a host with the CPU manager on (addNodeSelectorTerms).
+  if (dedicatedCpu) wanted.push({ key: 'cpumanager', operator: 'In', values: ['true'] });
+  if (wanted.length === 0) return;
   const required = obj(obj(obj(podSpec, 'affinity'), 'nodeAffinity'), 'requiredDuringSchedulingIgnoredDuringExecution');
   const terms = (required.nodeSelectorTerms as Record<string, unknown>[] | undefined) ?? [];
   if (terms.length === 0) terms.push({ matchExpressions: [] });
   for (const term of terms) {
     const exprs = ((term.matchExpressions as Record<string, unknown>[] | undefined) ?? []).filter(
-      (e) => !(typeof e.key === 'string' && e.key.startsWith('network.harvesterhci.io/') && !wanted.some((w) => w.key === e.key)),
+      (e) => !(typeof e.key === 'string' && (e.key.startsWith('network.harvesterhci.io/') || e.key === 'cpumanager') && !wanted.some((w) => w.key === e.key)),
     );
     for (const w of wanted) if (!exprs.some((e) => e.key === w.key)) exprs.push({ ...w, values: [...w.values] });
     term.matchExpressions = exprs;
@@ -107,12 +77,12 @@ function mutate(req: AdmissionRequest, kinds: HarvesterKinds): void {
   const template = field<Record<string, unknown>>(vm, 'spec', 'template');
   const podSpec = template?.spec as Record<string, unknown> | undefined;
   if (!podSpec) return;
-  patchResources(podSpec, vm, req.store, kinds);
+  if (req.operation === 'CREATE' || (req.oldObject && needsResourceUpdate(req.oldObject, vm))) patchVmResources(podSpec, vm, req.store, kinds);
   if (podSpec.terminationGracePeriodSeconds === undefined) {
-    podSpec.terminationGracePeriodSeconds = Number(settingValue(req.store, kinds, 'default-vm-termination-grace-period-seconds') ?? 120);
+    podSpec.terminationGracePeriodSeconds = Number(settingText(req.store, kinds, 'default-vm-termination-grace-period-seconds') ?? 120);
   }
   if (podSpec.architecture === undefined) podSpec.architecture = 'amd64';
-  patchAffinity(podSpec, clusterNetworks(podSpec, String(vm.metadata.namespace), req.store, kinds));
+  patchAffinity(podSpec, clusterNetworks(podSpec, String(vm.metadata.namespace), req.store, kinds), isDedicatedCpu(vm));
   if (req.operation === 'UPDATE') patchMacs(podSpec, vm);
 }
 

@@ -22,4 +22,3 @@ export const systemClock: Clock = {
 };
 
 /** Go-style duration for messages (one implementation, shared with the provider runtime). */
-export { formatDuration } from '../core/duration';

@@ -6,7 +6,7 @@
 import { HarvesterError, TimeoutError } from '../client/errors';
 import { KubeObject } from '../client/objects';
 import { redactObject } from '../client/redact';
-import { formatDuration } from './clock';
+import { formatDuration } from './duration';
 
 /** What a WaitTimeoutError is made from. */
 export interface WaitTimeoutInit {

@@ -14,4 +14,5 @@
 export { waitFor, waitForDeletion, type CheckResult, type WaitForOptions } from './awaiter';
 export { ListWatchSource, isFatalForWatch, type SourceOptions } from './source';
 export { WaitTimeoutError, WaitCancelledError, type WaitTimeoutInit } from './errors';
-export { systemClock, formatDuration, type Clock } from './clock';
+export { systemClock, type Clock } from './clock';
+export { formatDuration, parseDuration, DURATION_PATTERN } from './duration';

@@ -1,8 +1,8 @@
 /**
  * The single place where client-node failures (ApiException with `.code`/`.body`/`.headers`, the watch's
  * `Error{statusCode}`, node-fetch's FetchError and socket errors) become HarvesterErrors. Nothing else in the
- * provider inspects them. Status shapes follow kube-api-emulator research §7; the body is raw text and may
- * be plain text (an APF 429) or absent (client-node drops the body of a 401).
+ * provider inspects them. Status shapes follow docs/design/kube-api-errors.md §"Status shapes"; the body is raw
+ * text and may be plain text (an APF 429) or absent (client-node drops the body of a 401).
  */
 import type { ConnectionInfo } from './kube-config';
 import {

@@ -24,6 +24,11 @@ import {
   ClusterRole,
   RoleBinding,
   ServiceAccount,
+  Pod,
+  ResourceQuota,
+  KubeEvent,
+  LonghornNode,
+  LonghornSetting,
   VirtualMachine,
   VirtualMachineImage,
   VirtualMachineInstance,
@@ -80,6 +85,11 @@ export class HarvesterClient {
   readonly clusterRoles: ResourceClient<ClusterRole>;
   readonly clusterRoleBindings: ResourceClient<RoleBinding>;
   readonly roleBindings: ResourceClient<RoleBinding>;
+  readonly pods: ResourceClient<Pod>;
+  readonly resourceQuotas: ResourceClient<ResourceQuota>;
+  readonly events: ResourceClient<KubeEvent>;
+  readonly longhornNodes: ResourceClient<LonghornNode>;
+  readonly longhornSettings: ResourceClient<LonghornSetting>;
 
   private readonly ctx: ClientContext;
   private readonly apis: { custom: CustomObjectsApi; core: CoreV1Api };
@@ -109,6 +119,11 @@ export class HarvesterClient {
     this.clusterRoles = this.resource(KINDS.ClusterRole);
     this.clusterRoleBindings = this.resource(KINDS.ClusterRoleBinding);
     this.roleBindings = this.resource(KINDS.RoleBinding);
+    this.pods = this.resource(KINDS.Pod);
+    this.resourceQuotas = this.resource(KINDS.ResourceQuota);
+    this.events = this.resource(KINDS.Event);
+    this.longhornNodes = this.resource(KINDS.LonghornNode);
+    this.longhornSettings = this.resource(KINDS.LonghornSetting);
   }
 
   /**

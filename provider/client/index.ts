@@ -10,7 +10,8 @@
  *
  * Typed accessors (ResourceClient<T>)
  *   client.virtualMachines, virtualMachineInstances, images, keyPairs, networks, loadBalancers, ipPools,
- *   nodes, services, secrets, persistentVolumeClaims, namespaces, settings; client.resource(kindSpec) for others.
+ *   nodes, services, secrets, persistentVolumeClaims, namespaces, settings, pods, resourceQuotas, events,
+ *   longhornNodes, longhornSettings (read only); client.resource(kindSpec) for others.
  *   get(name, namespace?) → T | undefined                     undefined on 404
  *   list({namespace?, labelSelector?, fieldSelector?}) → {items, resourceVersion}
  *   create(obj, {dryRun?, owner?}) → T                        AlreadyExists → our equivalent object, else error

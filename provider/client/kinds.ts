@@ -83,6 +83,12 @@ export const KINDS = {
     statusSubresource: true,
     coreName: 'PersistentVolumeClaim',
   },
+  Pod: { group: '', version: 'v1', kind: 'Pod', plural: 'pods', namespaced: true, statusSubresource: true, coreName: 'Pod' },
+  ResourceQuota: { group: '', version: 'v1', kind: 'ResourceQuota', plural: 'resourcequotas', namespaced: true, statusSubresource: true, coreName: 'ResourceQuota' },
+  Event: { group: '', version: 'v1', kind: 'Event', plural: 'events', namespaced: true, statusSubresource: false, coreName: 'Event' },
+  // Longhorn's own view of each host's disks, and its settings (read only, for the storage part of capacity).
+  LonghornNode: { group: 'longhorn.io', version: 'v1beta2', kind: 'Node', plural: 'nodes', namespaced: true, statusSubresource: true },
+  LonghornSetting: { group: 'longhorn.io', version: 'v1beta2', kind: 'Setting', plural: 'settings', namespaced: true, statusSubresource: true },
   ServiceAccount: { group: '', version: 'v1', kind: 'ServiceAccount', plural: 'serviceaccounts', namespaced: true, statusSubresource: false, coreName: 'ServiceAccount' },
   // RBAC is a built-in group, but its REST paths have the custom-object shape (/apis/<group>/<version>/…).
   ClusterRole: { group: 'rbac.authorization.k8s.io', version: 'v1', kind: 'ClusterRole', plural: 'clusterroles', namespaced: false, statusSubresource: false },

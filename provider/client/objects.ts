@@ -211,3 +211,55 @@ export interface StatusObject {
     retryAfterSeconds?: number;
   };
 }
+
+/** A container's resources, as a Pod spec carries them. */
+export interface ContainerResources {
+  requests?: Record<string, string>;
+  limits?: Record<string, string>;
+}
+
+/** v1 Pod (read for what it requests on its host). */
+export interface Pod extends KubeObject {
+  spec?: {
+    nodeName?: string;
+    containers?: { name: string; resources?: ContainerResources; [field: string]: unknown }[];
+    initContainers?: { name: string; resources?: ContainerResources; [field: string]: unknown }[];
+    overhead?: Record<string, string>;
+    [field: string]: unknown;
+  };
+  status?: { phase?: string; conditions?: Condition[]; [field: string]: unknown };
+}
+
+/** v1 ResourceQuota. */
+export interface ResourceQuota extends KubeObject {
+  spec?: { hard?: Record<string, string>; [field: string]: unknown };
+  status?: { hard?: Record<string, string>; used?: Record<string, string> };
+}
+
+/** v1 Event (core view). */
+export interface KubeEvent extends KubeObject {
+  involvedObject?: { kind?: string; name?: string; namespace?: string; uid?: string };
+  reason?: string;
+  message?: string;
+  type?: string;
+  count?: number;
+  series?: { count?: number; lastObservedTime?: string };
+  firstTimestamp?: string | null;
+  lastTimestamp?: string | null;
+  eventTime?: string | null;
+}
+
+/** longhorn.io/v1beta2 Node: a host's disks as Longhorn schedules replicas on them. */
+export interface LonghornNode extends KubeObject {
+  spec?: { allowScheduling?: boolean; disks?: Record<string, { path?: string; allowScheduling?: boolean; storageReserved?: number; tags?: string[]; [field: string]: unknown }> };
+  status?: {
+    diskStatus?: Record<string, { storageAvailable?: number; storageMaximum?: number; storageScheduled?: number; conditions?: Condition[]; [field: string]: unknown }>;
+    conditions?: Condition[];
+    [field: string]: unknown;
+  };
+}
+
+/** longhorn.io/v1beta2 Setting. */
+export interface LonghornSetting extends KubeObject {
+  value?: string;
+}

@@ -48,14 +48,15 @@ const PATTERNS: [RegExp, string | ((m: string, ...groups: string[]) => string)][
   [/#cloud-config(?:[^"\\]|\\.)*/g, `#cloud-config ${REDACTED}`],
   [/\b(authorization)(["']?\s*[:=]\s*["']?)(bearer|basic)\s+[^\s"',}]+/gi, (_m, h, sep, scheme) => `${h}${sep}${scheme} ${REDACTED}`],
   [/\b(bearer)\s+[A-Za-z0-9._~+/=:-]{6,}/gi, (_m, scheme) => `${scheme} ${REDACTED}`],
-  // `"token":"…"`, `token: …`, `password=…` (JSON, YAML, query strings).
+  // `"token":"…"`, `token: …`, `password=…` (JSON, YAML, query strings): the field in key position only, a whole key,
+  // not the end of a longer name ("Secret x-token: waiting for …" names an object and quotes no secret).
   [
-    new RegExp(String.raw`(["']?\b${SECRET_FIELD}["']?\s*[:=]\s*)(?!(?:Invalid|Required|Unsupported|Forbidden|Duplicate) value)("(?:[^"\\]|\\.)*"|'[^']*'|[|>][-+]?\s*\n(?:[ \t]+.*(?:\n|$))+|[^\s,}\]]+)`, 'g'),
+    new RegExp(String.raw`((?<![\w./-])["']?${SECRET_FIELD}["']?\s*[:=]\s*)(?!(?:Invalid|Required|Unsupported|Forbidden|Duplicate) value)("(?:[^"\\]|\\.)*"|'[^']*'|[|>][-+]?\s*\n(?:[ \t]+.*(?:\n|$))+|[^\s,}\]]+)`, 'g'),
     (_m, key) => `${key}${REDACTED}`,
   ],
   // An apiserver validation message that quotes a userdata value: `…userData: Invalid value: "…"`.
   [
-    new RegExp(String.raw`(\b${SECRET_FIELD}: (?:Invalid|Forbidden|Unsupported|Duplicate) value: )"(?:[^"\\]|\\.)*"`, 'g'),
+    new RegExp(String.raw`((?<![\w/-])${SECRET_FIELD}: (?:Invalid|Forbidden|Unsupported|Duplicate) value: )"(?:[^"\\]|\\.)*"`, 'g'),
     (_m, prefix) => `${prefix}${REDACTED}`,
   ],
   // Rancher API tokens (`kubeconfig-u-abc12:xyz…`, `token-abcde:xyz…`).

@@ -1,7 +1,7 @@
 /**
  * Bounded, jittered exponential backoff for transient failures (429, 5xx, connection resets). client-node never
- * retries by itself (kube-api-emulator research §7), so every request goes through `withRetry`. The sleep and
- * the random source are injected, so tests never really wait.
+ * retries by itself (docs/design/kube-api-errors.md §"How clients react"), so every request goes through
+ * `withRetry`. The sleep and the random source are injected, so tests never really wait.
  *
  * Which failures are transient is decided when the error is mapped (`HarvesterError.transient`); whether a
  * request may be repeated blindly is the caller's business: a create re-reads before trying again

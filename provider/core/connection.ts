@@ -2,10 +2,10 @@
  * Where the handlers' Harvester connection comes from, in order:
  * 1. a per-resource override (`kubeconfig` / `context` inputs, for a stack spanning several clusters);
  * 2. the stack config `harvester:kubeconfig` (secret) / `harvester:context`, which the dynamic-provider host
- *    hands to `configure` before any other call (pulumi-tech.md §1.2);
+ *    hands to `configure` before any other call (docs/design/dynamic-host-contract.md §"Each call");
  * 3. `$KUBECONFIG`, then `~/.kube/config`, read at operation time by the client layer.
  * Stack config is read at every operation, never pinned in state: a rotated token in stack config reaches
- * refresh and destroy of existing resources (trap 9 of pulumi-tech.md §1.7).
+ * refresh and destroy of existing resources (trap 9 of docs/design/dynamic-host-contract.md).
  */
 import { registerSecret } from '../client/redact';
 

@@ -2,7 +2,7 @@
  * The version of the Harvester cloud provider a guest cluster runs: what decides which of its features a guest
  * has (topology labels that follow migrations from v0.2.0, load-balancer health checks read until v0.2.0). RKE2
  * and the harvester/charts chart install it as Deployment kube-system/harvester-cloud-provider
- * (docs/design/guest-clusters.md); the version is its image's tag.
+ * (docs/design/guest-cloud-provider.md §"Where it runs"); the version is its image's tag.
  */
 import { HarvesterError } from '../client/errors';
 import type { HarvesterClient } from '../client/harvester-client';

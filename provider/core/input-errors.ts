@@ -130,8 +130,8 @@ export function schemaKeys(model: z.ZodType): (path: readonly PropertyKey[]) => 
 
 /**
  * issuesToFailures converts zod issues to CheckFailures against the raw inputs: drops issues on unknown
- * values, splits unknown-key issues per key (with a "did you mean" hint), prefixes each reason with its
- * property, and never quotes the value of a secret input.
+ * values, splits unknown-key issues per key (with a "did you mean" hint), and never quotes the value of a secret
+ * input. A reason never repeats its property: the edges print both (formatFailure).
  */
 export function issuesToFailures(issues: readonly Issue[], raw: unknown, options: FailureOptions = {}): CheckFailure[] {
   const failures: CheckFailure[] = [];
@@ -145,7 +145,7 @@ export function issuesToFailures(issues: readonly Issue[], raw: unknown, options
         const hint = closest(key, known);
         failures.push({
           property,
-          reason: `${property}: unknown property${hint ? `; did you mean "${hint}"?` : '. Remove it'}${known.length && !hint ? ` (known: ${known.join(', ')})` : ''}`,
+          reason: `unknown property${hint ? `; did you mean "${hint}"?` : '. Remove it'}${known.length && !hint ? ` (known: ${known.join(', ')})` : ''}`,
         });
       }
       continue;
@@ -153,7 +153,7 @@ export function issuesToFailures(issues: readonly Issue[], raw: unknown, options
     const property = formatPath(issue.path);
     let message = issue.message;
     if (secrets.has(String(issue.path[0])) && issue.code !== 'custom') message = 'is invalid (value not shown: it is secret)';
-    failures.push({ property, reason: property ? `${property}: ${message}` : message });
+    failures.push({ property, reason: message });
   }
   return dedupe(failures);
 }
@@ -196,7 +196,24 @@ function editDistance(a: string, b: string): number {
   return row[b.length];
 }
 
-/** Connection settings: how to reach the cluster, not part of the resource (a change of them updates nothing, trap 9). */
+/** A check failure of `property` (its reason never repeats the property: formatFailure prints both). */
+export const failure = (property: string, reason: string): CheckFailure => ({ property, reason });
+
+/**
+ * A check failure as a user reads it, "property: reason", formatted here once for every edge that prints one (the
+ * runner, an error thrown at apply, a failure moved to property "" by the host wrapper). A reason that is a sentence
+ * about its input ("userData is not valid YAML") already names it and is printed as it is.
+ */
+export function formatFailure(f: CheckFailure): string {
+  if (!f.property) return f.reason;
+  const top = f.property.split(/[.[]/, 1)[0];
+  return f.reason.startsWith(`${top} `) || f.reason.startsWith(`${top}'`) ? f.reason : `${f.property}: ${f.reason}`;
+}
+
+/**
+ * Connection settings: how to reach the cluster, not part of the resource (a change of them updates nothing: trap 9
+ * of docs/design/dynamic-host-contract.md).
+ */
 const CONNECTION_KEYS = new Set(Object.keys(connectionInputs));
 
 /**
@@ -214,9 +231,9 @@ export function sameUserInputs(olds: Record<string, unknown>, news: Record<strin
  * unchangedReferencesDropped: cluster-side failures (a referenced KeyPair, image or host zone that no longer
  * exists) are dropped from `check` only when the user's inputs are all unchanged since the last deployment:
  * nothing is then updated from inputs, so `up` does nothing that needs the reference, and an object deleted
- * later must not block every preview of the stack (pulumi-tech.md §1.7 trap 10); read reports it instead. As
- * soon as any input changes, every failure `up` would raise is raised here too. `olds` and `news` carry their
- * defaults (parse both), so leaving a field at its default is no change; `olds` is {} on create.
+ * later must not block every preview of the stack (trap 10 of docs/design/dynamic-host-contract.md); read reports
+ * it instead. As soon as any input changes, every failure `up` would raise is raised here too. `olds` and `news`
+ * carry their defaults (parse both), so leaving a field at its default is no change; `olds` is {} on create.
  */
 export function unchangedReferencesDropped(failures: CheckFailure[], olds: Record<string, unknown>, news: Record<string, unknown>): CheckFailure[] {
   return sameUserInputs(olds, news) ? failures.filter((f) => f.property === '') : failures;

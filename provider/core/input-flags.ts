@@ -47,3 +47,37 @@ export function inputReferences(schema: z.ZodObject): Readonly<Record<string, st
   for (const [key, field] of Object.entries(schema.shape)) visit(field as z.ZodType, key);
   return out;
 }
+
+/**
+ * A model whose inputs come in variants chosen by one input (a load balancer's `workloadType`, marked
+ * `.meta({ discriminator: true })`): each variant's own inputs carry `.meta({ variant: '<value>' })`, those the variant needs `.meta({ variant: '<value>', required: true })`.
+ * check refuses a variant's required input missing and another variant's input given; the SDK's Args type is a union
+ * on the discriminator, so TypeScript asks for the required inputs too (scripts/codegen/typescript.ts).
+ */
+export interface InputVariants {
+  /** The input that chooses, e.g. "workloadType". */
+  discriminator: string;
+  /** Its default (the variant when it is left out). */
+  defaultValue?: string;
+  /** Per value: the inputs only that variant takes, and which of them it needs. */
+  variants: Record<string, { only: string[]; required: string[] }>;
+}
+
+/** The variants of `schema` (undefined when it has none): the input marked `.meta({ discriminator: true })` chooses. */
+export function inputVariants(schema: z.ZodObject): InputVariants | undefined {
+  const discriminator = Object.keys(schema.shape).find((k) => ((schema.shape[k] as z.ZodType).meta() as { discriminator?: boolean } | undefined)?.discriminator);
+  if (!discriminator) return undefined;
+  const field = schema.shape[discriminator] as z.ZodType;
+  const def = (field as unknown as { def: { type: string; defaultValue?: unknown } }).def;
+  const variants: InputVariants['variants'] = {};
+  for (const [key, f] of Object.entries(schema.shape)) {
+    const meta = (f as z.ZodType).meta() as { variant?: string; required?: boolean } | undefined;
+    if (!meta?.variant) continue;
+    const v = (variants[meta.variant] ??= { only: [], required: [] });
+    v.only.push(key);
+    if (meta.required) v.required.push(key);
+  }
+  if (!Object.keys(variants).length) return undefined;
+  const defaultValue = def.type === 'default' ? String(typeof def.defaultValue === 'function' ? (def.defaultValue as () => unknown)() : def.defaultValue) : undefined;
+  return { discriminator, defaultValue, variants };
+}

@@ -1,10 +1,11 @@
 /**
  * Recording a create or update that failed after its first write. Pulumi's dynamic-provider host turns an error
- * carrying `id` into ErrorResourceInitFailed and records its properties as the resource's state (pulumi-tech.md
- * §1.2); a plain error instead leaves what was written in no state, and destroy never removes it. So a failed
- * apply becomes a ResourceInitError with the outputs of what exists, read back from the cluster, plus a drift line
- * saying the operation did not finish: diff then reports a change and the next `pulumi up` resumes it. Read
- * keeps that line (unfinishedLines) until an up completes; only a successful apply clears it.
+ * carrying `id` into ErrorResourceInitFailed and records its properties as the resource's state
+ * (docs/design/dynamic-host-contract.md §"Each call"); a plain error instead leaves what was written in no state,
+ * and destroy never removes it. So a failed apply becomes a ResourceInitError with the outputs of what exists, read
+ * back from the cluster, plus a drift line saying the operation did not finish: diff then reports a change and the
+ * next `pulumi up` resumes it. Read keeps that line (unfinishedLines) until an up completes; only a successful
+ * apply clears it.
  */
 import { ResourceInitError, errorMessage } from './errors';
 

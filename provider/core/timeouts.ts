@@ -5,7 +5,7 @@
  * the inputs as written, and a refresh must read back the same spelling (docs/design/resource-reconciler.md).
  */
 import { z } from 'zod';
-import { DURATION_PATTERN, parseDuration } from './duration';
+import { DURATION_PATTERN, parseDuration } from '../await/duration';
 
 /** The operations a timeout bounds. */
 export type Operation = 'create' | 'update' | 'delete';

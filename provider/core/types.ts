@@ -3,8 +3,8 @@
  * `dynamic/index.d.ts`). `@pulumi/pulumi` is not a dependency of the provider package, so the handlers are
  * typed against these structurally identical interfaces; the SDK passes them to `dynamic.Resource` as is.
  *
- * What the dynamic host really forwards (research pulumi-tech.md §1.2): `DiffResult.stables` and any
- * detailed diff are dropped, so the reasons behind a diff travel in error messages and outputs instead.
+ * What the dynamic host really forwards (docs/design/dynamic-host-contract.md §"Each call"): `DiffResult.stables`
+ * and any detailed diff are dropped, so the reasons behind a diff travel in error messages and outputs instead.
  */
 
 /** A Pulumi resource id. */

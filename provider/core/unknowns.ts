@@ -1,7 +1,7 @@
 /**
- * Pulumi's "unknown" sentinel. During `pulumi preview`, inputs computed from resources not yet created
- * reach `check` and `diff` as this exact string (research pulumi-tech.md §3b), so validators and diffs
- * must treat it as "any value" rather than as a bad string.
+ * Pulumi's "unknown" sentinel. During `pulumi preview`, inputs computed from resources not yet created reach
+ * `check` and `diff` as this exact string (docs/design/dynamic-host-contract.md §"Unknown values"), so validators
+ * and diffs must treat it as "any value" rather than as a bad string.
  */
 export const UNKNOWN = '04da6b54-80e4-46f7-96ec-b56ff0331ba9';
 

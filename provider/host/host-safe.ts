@@ -1,6 +1,6 @@
 /**
- * hostSafe wraps a resource's handlers so the contract of Pulumi's real dynamic-provider host holds for every
- * call, whatever a handler does (pulumi-tech.md §1.7, each trap reproduced against the host):
+ * hostSafe wraps a resource's handlers so the contract of Pulumi's real dynamic-provider host holds for every call,
+ * whatever a handler does (the traps of docs/design/dynamic-host-contract.md, each reproduced against the host):
  * - results are plain JSON (trap 1); inputs' `null` means absent (trap 11);
  * - only Errors leave, each with a complete, non-empty message: the host forwards the message alone (name
  *   and code are dropped) and hangs on a thrown non-Error (trap 3); messages are capped (trap 12);
@@ -20,6 +20,7 @@
 import { redact } from '../client/redact';
 import { ResourceInitError } from '../core/errors';
 import { CONNECTION_INPUTS, STACK_CONFIG_KEYS, configureConnection } from '../core/connection';
+import { formatFailure } from '../core/input-errors';
 import { progressObject, withCallObject } from '../core/progress';
 import { isImport } from '../core/reconciler/reconciler';
 import type { CheckFailure, ResourceProvider } from '../core/types';
@@ -76,13 +77,9 @@ function safeStringify(value: unknown): string {
   }
 }
 
-/** movePrivateFailures reports failures on secret or connection inputs on property "" (trap 8). */
+/** movePrivateFailures reports failures on secret or connection inputs on property "", naming the input (trap 8). */
 function movePrivateFailures(failures: CheckFailure[], hidden: Set<string>): CheckFailure[] {
-  return failures.map((f) => {
-    const top = f.property.split(/[.[]/, 1)[0];
-    if (!hidden.has(top)) return f;
-    return { property: '', reason: f.reason.startsWith(top) ? f.reason : `${f.property}: ${f.reason}` };
-  });
+  return failures.map((f) => (hidden.has(f.property.split(/[.[]/, 1)[0]) ? { property: '', reason: formatFailure(f) } : f));
 }
 
 function withoutKeys(raw: Raw | undefined, keys: readonly string[]): Raw {
@@ -114,7 +111,8 @@ export function hostSafe(provider: ResourceProvider, options: HostSafeOptions): 
     }
   };
   return {
-    // The host calls configure once per provider text with the whole stack config (pulumi-tech.md §1.2).
+    // The host calls configure once per provider text with the whole stack config (docs/design/dynamic-host-contract.md
+    // §"Each call").
     configure: async (request) => {
       const config = request?.config;
       configureConnection({ kubeconfig: config?.get(STACK_CONFIG_KEYS.kubeconfig), context: config?.get(STACK_CONFIG_KEYS.context) });

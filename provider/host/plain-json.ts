@@ -1,7 +1,7 @@
 /**
  * Everything a handler returns crosses the dynamic-provider host as a protobuf Struct, which knows only JSON:
  * `undefined` anywhere fails the call ("Unexpected struct type") and, inside a partial failure's
- * properties, hangs it (pulumi-tech.md §1.7 traps 1 and 12). plainJson makes a value JSON-safe.
+ * properties, hangs it (traps 1 and 12 of docs/design/dynamic-host-contract.md). plainJson makes a value JSON-safe.
  */
 
 /** plainJson: undefined object keys dropped (null in arrays), BigInt as a decimal string, Buffers as base64, Dates as ISO text. */

@@ -4,6 +4,7 @@
  * the behaviour lives in sdk/runtime.ts.
  */
 import { RESOURCES, type ResourceEntry } from '../../sdk/registry';
+import { inputVariants } from '../../provider/core/input-flags';
 import { jsonSchemaOf, resolve, withoutNull, type JsonSchema } from './json-schema';
 
 const KEY = /^[A-Za-z_$][\w$]*$/;
@@ -48,12 +49,32 @@ function argsInterface(entry: ResourceEntry): string {
   const schema = jsonSchemaOf(entry.inputs, 'input');
   const defs = schema.$defs ?? {};
   const required = new Set<string>((schema.required ?? []).filter((k: string) => k !== entry.nameInput));
-  const lines = Object.entries<JsonSchema>(schema.properties).map(([key, prop]) => {
-    const optional = !required.has(key) || prop.default !== undefined;
+  const field = (key: string, prop: JsonSchema, optional: boolean, type = tsType(prop, defs, true, '  ')) => {
     const description = key === entry.nameInput ? `${prop.description ?? ''} In the SDK it defaults to the resource's name.`.trim() : prop.description;
-    return `${doc(description, '  ')}  ${key}${optional ? '?' : ''}: ${tsType(prop, defs, true, '  ')};`;
+    return `${doc(description, '  ')}  ${key}${optional ? '?' : ''}: ${type};`;
+  };
+  const properties = Object.entries<JsonSchema>(schema.properties);
+  const variants = inputVariants(entry.inputs);
+  if (!variants) {
+    const lines = properties.map(([key, prop]) => field(key, prop, !required.has(key) || prop.default !== undefined));
+    return `/** The arguments of ${entry.className}. */\nexport interface ${entry.className}Args {\n${lines.join('\n')}\n}\n`;
+  }
+  // A union on the discriminator: TypeScript then asks for the inputs each variant needs (provider/core/input-flags.ts).
+  const inVariant = new Set(Object.values(variants.variants).flatMap((v) => v.only));
+  const common = properties.filter(([key]) => !inVariant.has(key) && key !== variants.discriminator)
+    .map(([key, prop]) => field(key, prop, !required.has(key) || prop.default !== undefined));
+  const byKey = new Map(properties);
+  const members = Object.entries(variants.variants).map(([value, v]) => {
+    const name = `${entry.className}${value[0].toUpperCase()}${value.slice(1)}Args`;
+    const chooser = field(variants.discriminator, byKey.get(variants.discriminator)!, value === variants.defaultValue, `pulumi.Input<${JSON.stringify(value)}>`);
+    const lines = v.only.map((key) => field(key, byKey.get(key)!, !v.required.includes(key)));
+    return { name, text: `/** The arguments of ${entry.className} with ${variants.discriminator} ${JSON.stringify(value)}. */\nexport interface ${name} extends ${entry.className}CommonArgs {\n${[chooser, ...lines].join('\n')}\n}\n` };
   });
-  return `/** The arguments of ${entry.className}. */\nexport interface ${entry.className}Args {\n${lines.join('\n')}\n}\n`;
+  return [
+    `/** The arguments every ${entry.className} takes, whatever its ${variants.discriminator}. */\nexport interface ${entry.className}CommonArgs {\n${common.join('\n')}\n}\n`,
+    ...members.map((m) => m.text),
+    `/** The arguments of ${entry.className}: one shape per ${variants.discriminator}. */\nexport type ${entry.className}Args = ${members.map((m) => m.name).join(' | ')};\n`,
+  ].join('\n');
 }
 
 function resourceClass(entry: ResourceEntry): string {

@@ -592,7 +592,7 @@ export interface HarvesterIPPoolArgs {
   }>[]>;
   /** Which load balancers draw from this pool. Default: priority 0, no network, no scope. A change updates in place. */
   selector?: pulumi.Input<{
-    /** VM network ("namespace/name") whose load balancers this pool serves. Default: none (any network). */
+    /** VM network ("namespace/name", or a bare name in the default namespace: the pool is cluster-scoped) whose load balancers this pool serves. Default: none (any network). */
     network?: pulumi.Input<string>;
     /** Among matching pools the highest priority wins; a non-zero priority must be unique among pools, and two priority-0 pools on the same network may not share a scope (the global pool aside). Default 0. */
     priority?: pulumi.Input<number>;
@@ -640,7 +640,7 @@ export class HarvesterIPPool extends pulumi.dynamic.Resource {
   }[]>;
   /** Which load balancers draw from this pool. Default: priority 0, no network, no scope. A change updates in place. */
   declare readonly selector: pulumi.Output<{
-    /** VM network ("namespace/name") whose load balancers this pool serves. Default: none (any network). */
+    /** VM network ("namespace/name", or a bare name in the default namespace: the pool is cluster-scoped) whose load balancers this pool serves. Default: none (any network). */
     network?: string;
     /** Among matching pools the highest priority wins; a non-zero priority must be unique among pools, and two priority-0 pools on the same network may not share a scope (the global pool aside). Default 0. */
     priority?: number;
@@ -687,8 +687,8 @@ export class HarvesterIPPool extends pulumi.dynamic.Resource {
   }
 }
 
-/** The arguments of HarvesterLoadBalancer. */
-export interface HarvesterLoadBalancerArgs {
+/** The arguments every HarvesterLoadBalancer takes, whatever its workloadType. */
+export interface HarvesterLoadBalancerCommonArgs {
   /** Per-resource override of the Harvester connection (a stack spanning several clusters): kubeconfig YAML content or a file path. Secret. Default: stack config harvester:kubeconfig, then $KUBECONFIG, then ~/.kube/config. Prefer stack config: rotating it needs no change here. Not part of the diff: a change updates nothing on the cluster. */
   kubeconfig?: pulumi.Input<string>;
   /** Per-resource override of the kubeconfig context. Default: stack config harvester:context, then the kubeconfig's current-context. */
@@ -701,48 +701,8 @@ export interface HarvesterLoadBalancerArgs {
   description?: pulumi.Input<string>;
   /** Where the address comes from: an IP pool, or DHCP on the VM network. Default "pool". Harvester refuses changing it in place, so a change replaces the load balancer (the old one is deleted first and its address released). */
   ipam?: pulumi.Input<"pool" | "dhcp">;
-  /** IP pool to take the address from (ipam "pool"). Default: chosen as Harvester chooses — pools whose selector matches the network and namespace, highest priority first, the global pool last. A change moves the address to the new pool in place. */
-  ipPool?: pulumi.Input<string>;
-  /** VM network of the backends ("namespace/name"); pools with a matching selector.network are preferred. Default none. A change updates in place. */
+  /** VM network of the backends ("namespace/name", or a bare name in the load balancer's namespace; for workloadType "cluster", in cloudProviderNamespace, where the Harvester side is made); pools with a matching selector.network are preferred. Default none. A change updates in place. */
   network?: pulumi.Input<string>;
-  /** "vm": a Harvester load balancer in front of VMs (listeners, backendServerSelector). "cluster": a Service of type LoadBalancer in a guest cluster (guestKubeconfig, guestClusterName, ports, podSelector), for which the guest's Harvester cloud provider makes the Harvester load balancer; `name`/`namespace` are then the Service's. Default "vm". A change replaces the resource (Harvester refuses it in place). */
-  workloadType?: pulumi.Input<"vm" | "cluster">;
-  /** workloadType "vm": ports the load balancer serves. Names, protocol:port and protocol:backendPort must be unique. Required for "vm". A change updates in place. */
-  listeners?: pulumi.Input<pulumi.Input<{
-    /** Listener name, unique in the load balancer. Required. */
-    name: pulumi.Input<string>;
-    /** Port the load balancer listens on (1–65535). Unique per protocol. Required. */
-    port: pulumi.Input<number>;
-    /** Protocol. Default "TCP". */
-    protocol?: pulumi.Input<"TCP" | "UDP">;
-    /** Port on the backend VMs (1–65535). Unique per protocol. Required. */
-    backendPort: pulumi.Input<number>;
-  }>[]>;
-  /** workloadType "vm": labels selecting the backend VMs (each key: one of these values), e.g. a HarvesterMachinePool's `backendSelector` output. Required for "vm". A change updates in place. */
-  backendServerSelector?: pulumi.Input<Record<string, pulumi.Input<pulumi.Input<string>[]>>>;
-  /** workloadType "vm": wait until the load balancer is Ready — a running backend behind it — before create and update are done. false: done once the address is allocated, for a control plane whose backends are made after it, from its address (Harvester's controller reports "no running backend servers" until then). Default true. A change updates nothing on the cluster. */
-  waitForBackends?: pulumi.Input<boolean>;
-  /** workloadType "cluster": kubeconfig (YAML or a path) of the guest cluster the Service lives in. Secret. Required for "cluster". Not part of the diff. */
-  guestKubeconfig?: pulumi.Input<string>;
-  /** workloadType "cluster": context of guestKubeconfig. Default: its current-context. */
-  guestContext?: pulumi.Input<string>;
-  /** workloadType "cluster": the cluster name the guest's Harvester cloud provider runs with (its --cluster-name; Rancher sets the cluster's name). Required for "cluster". A change replaces the resource. */
-  guestClusterName?: pulumi.Input<string>;
-  /** workloadType "cluster": ports of the Service. Required for "cluster". A change updates in place. */
-  ports?: pulumi.Input<pulumi.Input<{
-    /** Port name. Required. */
-    name: pulumi.Input<string>;
-    /** Service port (1–65535). Required. */
-    port: pulumi.Input<number>;
-    /** Pod port. Default: the same as port. */
-    targetPort?: pulumi.Input<number>;
-    /** Protocol. Default "TCP". */
-    protocol?: pulumi.Input<"TCP" | "UDP">;
-  }>[]>;
-  /** workloadType "cluster": the Service's pod selector. Default none. A change updates in place. */
-  podSelector?: pulumi.Input<Record<string, pulumi.Input<string>>>;
-  /** workloadType "cluster": version of the guest's Harvester cloud provider. Default: read from the image of Deployment kube-system/harvester-cloud-provider. */
-  guestCloudProviderVersion?: pulumi.Input<string>;
   /** workloadType "cluster": Harvester namespace the guest's cloud provider creates its load balancers in (its kubeconfig's namespace). Default "default". */
   cloudProviderNamespace?: pulumi.Input<string>;
   /** TCP health check of the backends. For "cluster" it becomes the cloudprovider.harvesterhci.io/healthcheck-* annotations, which only the guest's cloud provider below v0.2.0 reads (port: a Service port); with v0.2.0+ it is refused (use readiness probes). Default none. A change updates in place. */
@@ -769,6 +729,59 @@ export interface HarvesterLoadBalancerArgs {
   }>;
 }
 
+/** The arguments of HarvesterLoadBalancer with workloadType "vm". */
+export interface HarvesterLoadBalancerVmArgs extends HarvesterLoadBalancerCommonArgs {
+  /** "vm": a Harvester load balancer in front of VMs (listeners, backendServerSelector). "cluster": a Service of type LoadBalancer in a guest cluster (guestKubeconfig, guestClusterName, ports, podSelector), for which the guest's Harvester cloud provider makes the Harvester load balancer; `name`/`namespace` are then the Service's. Default "vm". A change replaces the resource (Harvester refuses it in place). */
+  workloadType?: pulumi.Input<"vm">;
+  /** IP pool to take the address from (ipam "pool"). Default: chosen as Harvester chooses — pools whose selector matches the network and namespace, highest priority first, the global pool last. A change moves the address to the new pool in place. */
+  ipPool?: pulumi.Input<string>;
+  /** workloadType "vm": ports the load balancer serves. Names, protocol:port and protocol:backendPort must be unique. Required for "vm". A change updates in place. */
+  listeners: pulumi.Input<pulumi.Input<{
+    /** Listener name, unique in the load balancer. Required. */
+    name: pulumi.Input<string>;
+    /** Port the load balancer listens on (1–65535). Unique per protocol. Required. */
+    port: pulumi.Input<number>;
+    /** Protocol. Default "TCP". */
+    protocol?: pulumi.Input<"TCP" | "UDP">;
+    /** Port on the backend VMs (1–65535). Unique per protocol. Required. */
+    backendPort: pulumi.Input<number>;
+  }>[]>;
+  /** workloadType "vm": labels selecting the backend VMs (each key: one of these values), e.g. a HarvesterMachinePool's `backendSelector` output. Required for "vm". A change updates in place. */
+  backendServerSelector: pulumi.Input<Record<string, pulumi.Input<pulumi.Input<string>[]>>>;
+  /** workloadType "vm": wait until the load balancer is Ready — a running backend behind it — before create and update are done. false: done once the address is allocated, for a control plane whose backends are made after it, from its address (Harvester's controller reports "no running backend servers" until then). Default true. A change updates nothing on the cluster. */
+  waitForBackends?: pulumi.Input<boolean>;
+}
+
+/** The arguments of HarvesterLoadBalancer with workloadType "cluster". */
+export interface HarvesterLoadBalancerClusterArgs extends HarvesterLoadBalancerCommonArgs {
+  /** "vm": a Harvester load balancer in front of VMs (listeners, backendServerSelector). "cluster": a Service of type LoadBalancer in a guest cluster (guestKubeconfig, guestClusterName, ports, podSelector), for which the guest's Harvester cloud provider makes the Harvester load balancer; `name`/`namespace` are then the Service's. Default "vm". A change replaces the resource (Harvester refuses it in place). */
+  workloadType: pulumi.Input<"cluster">;
+  /** workloadType "cluster": kubeconfig (YAML or a path) of the guest cluster the Service lives in. Secret. Required for "cluster". Not part of the diff. */
+  guestKubeconfig: pulumi.Input<string>;
+  /** workloadType "cluster": context of guestKubeconfig. Default: its current-context. */
+  guestContext?: pulumi.Input<string>;
+  /** workloadType "cluster": the cluster name the guest's Harvester cloud provider runs with (its --cluster-name; Rancher sets the cluster's name). Required for "cluster". A change replaces the resource. */
+  guestClusterName: pulumi.Input<string>;
+  /** workloadType "cluster": ports of the Service. Required for "cluster". A change updates in place. */
+  ports: pulumi.Input<pulumi.Input<{
+    /** Port name. Required. */
+    name: pulumi.Input<string>;
+    /** Service port (1–65535). Required. */
+    port: pulumi.Input<number>;
+    /** Pod port. Default: the same as port. */
+    targetPort?: pulumi.Input<number>;
+    /** Protocol. Default "TCP". */
+    protocol?: pulumi.Input<"TCP" | "UDP">;
+  }>[]>;
+  /** workloadType "cluster": the Service's pod selector. Default none. A change updates in place. */
+  podSelector?: pulumi.Input<Record<string, pulumi.Input<string>>>;
+  /** workloadType "cluster": version of the guest's Harvester cloud provider. Default: read from the image of Deployment kube-system/harvester-cloud-provider. */
+  guestCloudProviderVersion?: pulumi.Input<string>;
+}
+
+/** The arguments of HarvesterLoadBalancer: one shape per workloadType. */
+export type HarvesterLoadBalancerArgs = HarvesterLoadBalancerVmArgs | HarvesterLoadBalancerClusterArgs;
+
 /** Harvester's built-in load balancer in front of VMs selected by labels (e.g. a HarvesterMachinePool's backendSelector), with an address from an IP pool or DHCP and a TCP health check. An ipam change replaces it (the old one is deleted first, its address released). */
 export class HarvesterLoadBalancer extends pulumi.dynamic.Resource {
   /** Per-resource override of the Harvester connection (a stack spanning several clusters): kubeconfig YAML content or a file path. Secret. Default: stack config harvester:kubeconfig, then $KUBECONFIG, then ~/.kube/config. Prefer stack config: rotating it needs no change here. Not part of the diff: a change updates nothing on the cluster. */
@@ -785,7 +798,7 @@ export class HarvesterLoadBalancer extends pulumi.dynamic.Resource {
   declare readonly ipam: pulumi.Output<"pool" | "dhcp">;
   /** IP pool to take the address from (ipam "pool"). Default: chosen as Harvester chooses — pools whose selector matches the network and namespace, highest priority first, the global pool last. A change moves the address to the new pool in place. */
   declare readonly ipPool: pulumi.Output<string | undefined>;
-  /** VM network of the backends ("namespace/name"); pools with a matching selector.network are preferred. Default none. A change updates in place. */
+  /** VM network of the backends ("namespace/name", or a bare name in the load balancer's namespace; for workloadType "cluster", in cloudProviderNamespace, where the Harvester side is made); pools with a matching selector.network are preferred. Default none. A change updates in place. */
   declare readonly network: pulumi.Output<string | undefined>;
   /** "vm": a Harvester load balancer in front of VMs (listeners, backendServerSelector). "cluster": a Service of type LoadBalancer in a guest cluster (guestKubeconfig, guestClusterName, ports, podSelector), for which the guest's Harvester cloud provider makes the Harvester load balancer; `name`/`namespace` are then the Service's. Default "vm". A change replaces the resource (Harvester refuses it in place). */
   declare readonly workloadType: pulumi.Output<"vm" | "cluster">;

@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { REFERENCE_PATTERN } from '../../provider/core/object-ref';
-import { DURATION_PATTERN } from '../../provider/core/duration';
+import { DURATION_PATTERN } from '../../provider/await/duration';
 import { QUANTITY_PATTERN } from '../../provider/core/quantity';
 import { CNI_PLUGINS } from '../../provider/resources/guest-cluster-identity/model';
 import { nodeStatusSchema } from '../../provider/resources/guest-cluster-ready/model';

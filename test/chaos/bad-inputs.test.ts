@@ -1,15 +1,17 @@
 /**
  * The bad-input corpus (test/chaos/corpus/*.json, one file per resource: a valid base and cases that each break
- * one thing): every case is refused by check with a failure on the field named in the case, the reason starts
- * with that field, and the emulator's journal records no write at all. A `null` in a case removes the input.
+ * one thing): every case is refused by check with a failure on the field named in the case, printed (formatFailure)
+ * with that field first and once (the reason never repeats it), and the emulator's journal records no write at all.
+ * A `null` in a case removes the input.
  * A case on a secret input (`"secret": true`) expects the failure on property "" with the field first in the reason:
- * the Pulumi CLI may print the value of a failing property (pulumi-tech.md §1.7 trap 8).
+ * the Pulumi CLI may print the value of a failing property (trap 8 of docs/design/dynamic-host-contract.md).
  */
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { HarvesterClient } from '../../provider/client/harvester-client';
 import * as provider from '../../provider';
+import { formatFailure } from '../../provider/core/input-errors';
 import { repoRoot } from '../../scripts/resource-docs';
 import { startTestEmulator, type TestEmulator } from '../support/emulator-harness';
 
@@ -66,7 +68,8 @@ describe('chaos: the bad-input corpus is refused at check, on the named field, w
         const r = await handlers.check({}, inputs);
         const hit = (r.failures ?? []).find((f) => (c.secret ? f.property === '' && f.reason.startsWith(c.property) : f.property === c.property));
         if (!hit) wrong.push(`${c.name}: expected a failure on ${c.property}, got ${JSON.stringify(r.failures ?? [])}`);
-        else if (!hit.reason.startsWith(c.property)) wrong.push(`${c.name}: the reason does not start with the field: ${hit.reason}`);
+        else if (!formatFailure(hit).startsWith(c.property)) wrong.push(`${c.name}: the failure as printed does not start with the field: ${formatFailure(hit)}`);
+        else if (formatFailure(hit).startsWith(`${c.property}: ${c.property}`)) wrong.push(`${c.name}: the field is repeated: ${formatFailure(hit)}`);
       }
       assert.deepEqual(wrong, []);
       const writes = t.emulator.journal.entries({ since: mark }).filter((e) => ['create', 'update', 'patch', 'delete', 'deletecollection'].includes(e.verb ?? ''));

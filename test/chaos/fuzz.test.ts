@@ -1,7 +1,8 @@
 /**
  * Property-based fuzzing of the four models' pure check (fast-check): from a valid base, inputs with keys dropped,
  * values replaced by anything JSON can hold, and unknown keys added. No input makes validation throw; every
- * refusal names a field (a non-empty property, or "" for a secret input with the field first in its reason);
+ * refusal names a field (a non-empty property, printed once before a reason that never repeats it, or "" for a secret
+ * input with the field first in its reason);
  * every accepted input parses with defaults. The number of runs is small in `npm test` and set by CHAOS_FUZZ_RUNS.
  */
 import assert from 'node:assert/strict';
@@ -11,6 +12,7 @@ import { validateInputs as validateLb } from '../../provider/resources/load-bala
 import { validateInputs as validatePool } from '../../provider/resources/machine-pool/validate';
 import { validateInputs as validateTopology } from '../../provider/resources/topology-labels/validate';
 import type { CheckFailure } from '../../provider/core/types';
+import { formatFailure } from '../../provider/core/input-errors';
 
 const RUNS = Number(process.env.CHAOS_FUZZ_RUNS ?? 150);
 const UNKNOWN = '04da6b54-80e4-46f7-96ec-b56ff0331ba9';
@@ -62,7 +64,10 @@ describe('chaos: fuzzing the models\' check (fast-check)', () => {
           const v = target.validate(raw);
           for (const f of v.failures) {
             if (f.property === '') assert.ok(target.secret.some((s) => f.reason.startsWith(s)), `a failure on "" must be a secret input's: ${f.reason}`);
-            else assert.ok(f.reason.startsWith(f.property), `the reason starts with the field ${f.property}: ${f.reason}`);
+            else {
+              assert.ok(!f.reason.startsWith(`${f.property}:`), `the reason repeats its field ${f.property}: ${f.reason}`);
+              assert.ok(formatFailure(f).startsWith(f.property), `printed, the failure starts with its field ${f.property}: ${formatFailure(f)}`);
+            }
           }
           if (v.failures.length === 0 && v.inputs) assert.equal(typeof v.inputs, 'object');
         }),

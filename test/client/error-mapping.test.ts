@@ -1,6 +1,6 @@
 /**
  * Every Status the API can answer maps to one typed error that names the object, keeps the causes and gives
- * a fix. Recorded shapes: kube-api-emulator research §7 and Appendix B.
+ * a fix. Recorded shapes: docs/design/kube-api-errors.md (§"Status shapes", §"How clients react").
  */
 import assert from 'node:assert/strict';
 import nock from 'nock';

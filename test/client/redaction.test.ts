@@ -142,6 +142,18 @@ describe('redact()', () => {
     assert.equal(redact(msg), msg);
   });
 
+  it('matches a secret field in key position only: an object named x-token is no field', () => {
+    // A progress line naming a Secret whose name ends in -token printed "x-token: [redacted] for …" (issue 33).
+    for (const line of [
+      'Secret default/x-token: waiting for the token controller to fill token and ca.crt',
+      'Secret default/guest-1-token: holds no token',
+      'field spec.user.password-policy: unset',
+    ]) assert.equal(redact(line), line);
+    assert.equal(redact('token: abc123def456'), `token: ${REDACTED}`, 'a field of its own is still hidden');
+    assert.equal(redact('{"user": {"token": "abc123def456"}}'), `{"user": {"token": ${REDACTED}}}`);
+    assert.equal(redact('a=1&password=hunter22'), `a=1&password=${REDACTED}`);
+  });
+
   it('redactObject hides every field named like a secret, whole, whatever its value looks like', () => {
     const keys = ['userData', 'userdata', 'user-data', 'networkData', 'networkdata', 'network-data', 'token', 'password', 'client-key-data'];
     const given = Object.fromEntries(keys.map((k) => [k, 'plain words']));

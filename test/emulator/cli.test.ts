@@ -96,6 +96,26 @@ describe('harvester-emulator CLI', function () {
     }
   });
 
+  it('sizes the hosts and sets Harvester settings, refusing what Harvester\'s setting validator refuses', () => {
+    const { options } = parseArgs([
+      '--kubeconfig', 'k', '--hosts', '5', '--host-cpu', '16', '--host-memory', '128Gi', '--host-max-pods', '110', '--host-system-cpu', '2',
+      '--server-version', 'v1.8.0', '--setting', 'overcommit-config={"cpu":1600,"memory":150,"storage":200}', '--setting=additional-guest-memory-overhead-ratio=2',
+    ]);
+    assert.deepEqual(options.hosts, { count: 5, cpu: '16', memory: '128Gi', pods: 110, systemRequests: { cpu: '2', memory: '2240Mi' } });
+    assert.deepEqual(options.seedData, { serverVersion: 'v1.8.0', settings: { 'overcommit-config': '{"cpu":1600,"memory":150,"storage":200}', 'additional-guest-memory-overhead-ratio': '2' } });
+    assert.equal(parseArgs(['--kubeconfig', 'k', '--host-system-cpu', '0', '--host-system-memory', '0']).options.hosts?.systemRequests, null);
+    const bad: Record<string, { args: string[]; want: RegExp }> = {
+      'undercommit': { args: ['--setting', 'overcommit-config={"cpu":90,"memory":150,"storage":100}'], want: /^--setting overcommit-config: Harvester's setting validator refuses it: cpu: Cannot undercommit\. Should be greater than or equal to 100 but got 90$/ },
+      'no equals sign': { args: ['--setting', 'overcommit-config'], want: /^--setting must be NAME=VALUE/ },
+      'zero hosts': { args: ['--hosts', '0'], want: /^--hosts must be at least 1$/ },
+      'memory not a quantity': { args: ['--host-memory', 'lots'], want: /^--host-memory must be a quantity like 512Gi \(got "lots"\)$/ },
+      'version not a version': { args: ['--server-version', '1.8'], want: /^--server-version must be a version like v1\.8\.0/ },
+    };
+    for (const [reason, c] of Object.entries(bad)) {
+      assert.throws(() => parseArgs(['--kubeconfig', 'k', ...c.args]), (e: unknown) => e instanceof UsageError && c.want.test(e.message), reason);
+    }
+  });
+
   it('--faults names a rules file; the loader reads YAML or JSON and names the broken rule', () => {
     assert.equal(parseArgs(['--kubeconfig', 'k', '--faults', 'rules.yaml']).faultsPath, 'rules.yaml');
     const file = join(dir, 'rules.yaml');

@@ -155,3 +155,13 @@ export function nodeDriverVm(
     spec,
   };
 }
+
+/** A node-driver VM of `cores` vCPUs and `memory` (limits), with extra `domain` fields (`cpu` merges into domain.cpu). */
+export function sizedVm(name: string, cores: number, memory: string, extra: Record<string, unknown> = {}, opts: Parameters<typeof nodeDriverVm>[1] = {}): KubeObject {
+  const vm = nodeDriverVm(name, opts);
+  const spec = (vm.spec as { template: { spec: { domain: Record<string, unknown> } } }).template.spec;
+  spec.domain.cpu = { cores, sockets: 1, threads: 1, ...((extra.cpu as object | undefined) ?? {}) };
+  spec.domain.resources = { limits: { cpu: String(cores), memory } };
+  for (const [k, v] of Object.entries(extra)) if (k !== 'cpu') spec.domain[k] = v;
+  return vm;
+}

@@ -1,8 +1,8 @@
 /**
- * The emulator's VirtualMachineImage webhooks against upstream (harvester-supporting-kinds.md §1.2–§1.3, §1.5):
- * the shared rule table (test/support/image-rules.ts) on the object the provider writes, with the exact denial;
- * upstream's TestCheckDisplayName / TestCheckUpdateDisplayName on the validator's functions; every update rule
- * V29–V35 and the delete rules V36/V38 with their status, message and cause; the mutators M1–M4.
+ * The emulator's VirtualMachineImage webhooks against upstream (docs/design/harvester-images.md §"Admission rules",
+ * §"Upstream's tests"): the shared rule table (test/support/image-rules.ts) on the object the provider writes, with
+ * the exact denial; upstream's TestCheckDisplayName / TestCheckUpdateDisplayName on the validator's functions;
+ * every update rule V29–V35 and the delete rules V36/V38 with their status, message and cause; the mutators M1–M4.
  */
 import { strict as assert } from 'node:assert';
 import { KubeObject } from '../../emulator/api/types';

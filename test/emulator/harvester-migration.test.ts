@@ -224,7 +224,7 @@ describe('out-of-band host operations driven by kubectl (cordon, "Migrate")', fu
     t.emulator.store.create(t.emulator.harvester!.kinds.vm, nodeDriverVm('kc-cordoned'));
     await t.kubectlOk(['wait', '--for=jsonpath={.status.printableStatus}=ErrorUnschedulable', 'vm/kc-cordoned', '--timeout=20s']);
     const message = await t.kubectlOk(['get', 'vm', 'kc-cordoned', '-o', "jsonpath={.status.conditions[?(@.type=='PodScheduled')].message}"]);
-    assert.match(message, /^0\/3 nodes are available: 3 node\(s\) were unschedulable\.$/);
+    assert.equal(message, '0/3 nodes are available: 3 node(s) were unschedulable. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling..');
     await t.kubectlOk(['uncordon', 'harvester-node-2']);
     await t.kubectlOk(['wait', '--for=jsonpath={.status.phase}=Running', 'vmi/kc-cordoned', '--timeout=20s']);
     assert.equal((await t.kubectlOk(['get', 'vmi', 'kc-cordoned', '-o', 'jsonpath={.status.nodeName}'])).trim(), 'harvester-node-2');

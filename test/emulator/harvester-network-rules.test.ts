@@ -1,9 +1,10 @@
 /**
  * The emulator's network webhooks against upstream's Go test tables (harvester-network-controller
  * pkg/webhook/nad/validator_test.go, mutator_test.go, pkg/utils/nad_test.go, pkg/webhook/clusternetwork/
- * validator_test.go, pkg/webhook/vlanconfig/validator_test.go; research harvester-supporting-kinds.md §3.6),
- * case names kept. Upstream asserts "error or not" and a substring; we assert the 500 prefix of the network
- * webhook too. Cases for kube-ovn Subnets and HostNetworkConfigs are out: the emulator serves neither kind.
+ * validator_test.go, pkg/webhook/vlanconfig/validator_test.go; docs/design/harvester-networks.md
+ * §"Upstream's tests"), case names kept. Upstream asserts "error or not" and a substring; we assert the 500 prefix
+ * of the network webhook too. Cases for kube-ovn Subnets and HostNetworkConfigs are out: the emulator serves
+ * neither kind.
  */
 import { strict as assert } from 'node:assert';
 import { KubeObject } from '../../emulator/api/types';

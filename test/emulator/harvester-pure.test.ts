@@ -134,12 +134,12 @@ describe('simulated Harvester: VMI placement', () => {
     assert.equal(placeVmi({}, nodes, new Map([['n0', 2], ['n1', 1]])).node?.metadata.name, 'n1');
   });
 
-  it('explains why nothing fits, naming the unmet requirement', () => {
+  it('explains why nothing fits in kube-scheduler\'s words, with the preemption verdict', () => {
     const placement = placeVmi(affinity([{ key: 'zone', operator: 'In', values: ['z'] }]), nodes, new Map());
     assert.equal(placement.node, undefined);
     assert.equal(
       placement.message,
-      "0/3 nodes are available: 1 node(s) were unschedulable, 2 node(s) didn't match Pod's node affinity/selector. No node satisfies: zone In [z].",
+      "0/3 nodes are available: 1 node(s) were unschedulable, 2 node(s) didn't match Pod's node affinity/selector. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling..",
     );
   });
 });

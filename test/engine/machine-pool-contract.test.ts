@@ -2,8 +2,8 @@
  * HarvesterMachinePool through Pulumi's real dynamic-provider host, as the engine drives it (issue 24):
  * - the preview of an existing pool refuses what `up` refuses: `check` with the recorded inputs as olds names a
  *   refusal before up meets it, on the same property and in the same words; only a stack whose inputs are all
- *   unchanged may pass over a reference that vanished since (pulumi-tech.md §1.7 trap 10), since up then has
- *   nothing to do that needs it;
+ *   unchanged may pass over a reference that vanished since (trap 10 of docs/design/dynamic-host-contract.md),
+ *   since up then has nothing to do that needs it;
  * - a refresh returns inputs deep-equal to the checked inputs, secret ones included (the engine keeps them secret:
  *   they come back under the names the SDK marks secret), so the next preview shows no `+ userData`; an out-of-band
  *   edit of a cloud-init Secret is drift without its content, healed by up;
@@ -14,6 +14,7 @@
  */
 import assert from 'node:assert/strict';
 import { DynamicHostError } from '../../runner/dynamic-host';
+import { formatFailure } from '../../provider/core/input-errors';
 import { startEngineHarness, type EngineHarness } from './engine-support';
 
 const ZONE_LABEL = 'topology.kubernetes.io/zone';
@@ -54,9 +55,9 @@ describe('engine contract: machine pool preview, refresh and import', function (
     try {
       const preview = await h.host.check(urn, checked.inputs, { ...program, count: 3 });
       assert.deepEqual(preview.failures.map((f) => f.property), ['name']);
-      assert.match(preview.failures[0].reason, /^name: VirtualMachine default\/grows-2 already exists and is not managed by machine pool default\/grows \(labels app=someone-else/);
+      assert.match(preview.failures[0].reason, /^VirtualMachine default\/grows-2 already exists and is not managed by machine pool default\/grows \(labels app=someone-else/);
       const up = await refusedUpdate(pool, created, { ...checked.inputs, count: 3 });
-      assert.ok(up.message.includes(preview.failures[0].reason), `up refuses in the same words:\n${up.message}`);
+      assert.ok(up.message.includes(formatFailure(preview.failures[0])), `up refuses in the same words:\n${up.message}`);
       assert.deepEqual(await vmNames(pool), [`${pool}-0`], 'nothing was created');
     } finally {
       await h.client.virtualMachines.delete(`${pool}-2`, { namespace: 'default' });
@@ -79,11 +80,11 @@ describe('engine contract: machine pool preview, refresh and import', function (
       assert.deepEqual(unchanged.failures, [], 'nothing changes, so up needs nothing of the zone (trap 10)');
       const grown = await h.host.check(urn, checked.inputs, { ...program, count: 2 });
       assert.deepEqual(grown.failures.map((f) => f.property), ['zones[0]']);
-      assert.match(grown.failures[0].reason, /^zones\[0\]: no Harvester host is in zone "us-east-1c" \(zones on hosts: us-east-1a, us-east-1b\)/);
+      assert.match(grown.failures[0].reason, /^no Harvester host is in zone "us-east-1c" \(zones on hosts: us-east-1a, us-east-1b\)/);
       const fresh = await h.host.check(h.urn('HarvesterMachinePool', 'zoned-new'), {}, h.poolInputs('zoned-new', text, { zones: [zone] }));
       assert.deepEqual(fresh.failures.map((f) => f.property), ['zones[0]'], 'a create is refused too');
       const up = await refusedUpdate(pool, created, { ...checked.inputs, count: 2 });
-      assert.ok(up.message.includes(grown.failures[0].reason), `up refuses in the same words:\n${up.message}`);
+      assert.ok(up.message.includes(formatFailure(grown.failures[0])), `up refuses in the same words:\n${up.message}`);
       assert.deepEqual(await vmNames(pool), [`${pool}-0`], 'nothing was created');
     } finally {
       for (const host of hosts) await h.client.nodes.mergePatch(host, { metadata: { labels: { [ZONE_LABEL]: zone } } });

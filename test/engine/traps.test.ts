@@ -1,6 +1,7 @@
 /**
- * One test per trap of Pulumi's real dynamic-provider host (pulumi-tech.md §1.7), driven over gRPC as the engine
- * drives it, with `__provider` texts serialized from the SDK's provider objects, against the emulator.
+ * One test per trap of Pulumi's real dynamic-provider host (docs/design/dynamic-host-contract.md §"Traps"), driven
+ * over gRPC as the engine drives it, with `__provider` texts serialized from the SDK's provider objects, against
+ * the emulator.
  */
 import assert from 'node:assert/strict';
 import { RESOURCES } from '../../sdk/registry';

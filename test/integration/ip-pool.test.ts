@@ -48,11 +48,11 @@ describe('HarvesterIPPool handlers: ownership, import, drift and update paths', 
     const r = await pools.check({}, args('taken', { ranges: range(3), selector: { network: 'default/no-such-net' } }));
     const found = Object.fromEntries((r.failures ?? []).map((f) => [f.property, f.reason]));
     assert.deepEqual(Object.keys(found).sort(), ['name', 'selector.network']);
-    assert.match(found.name, /^name: Refusing to manage IPPool taken: it is not managed by harvester-iac .*must not change it/);
+    assert.match(found.name, /^Refusing to manage IPPool taken: it is not managed by harvester-iac .*must not change it/);
     assert.match(found.name, /`kubectl label ippool taken --overwrite .*`. Or import it \(id "taken"\), or delete it \(`kubectl delete ippool taken`\) if nothing uses it\.$/);
     assert.equal(
       found['selector.network'],
-      'selector.network: VM network default/no-such-net does not exist (the webhook refuses the pool): create it, or name an existing NetworkAttachmentDefinition',
+      'VM network default/no-such-net does not exist (the webhook refuses the pool): create it, or name an existing NetworkAttachmentDefinition',
     );
   });
 

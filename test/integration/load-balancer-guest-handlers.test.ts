@@ -71,7 +71,7 @@ describe('HarvesterLoadBalancer cluster handlers: check, waits, patch, read-back
     assert.match(r.failures![0].reason, /^cannot check the inputs against the guest cluster \(guestKubeconfig\): \S/);
     const theirs = await lbs.check({}, args({ name: 'theirs', namespace: 'default' }));
     assert.deepEqual(theirs.failures?.map((f) => f.property), ['name']);
-    assert.match(theirs.failures![0].reason, /^name: Refusing to manage Service default\/theirs: it is not managed by harvester-iac .*`kubectl label -n default service theirs --overwrite .*`\. Or delete it in the guest cluster if nothing uses it\.$/);
+    assert.match(theirs.failures![0].reason, /^Refusing to manage Service default\/theirs: it is not managed by harvester-iac .*`kubectl label -n default service theirs --overwrite .*`\. Or delete it in the guest cluster if nothing uses it\.$/);
     await rejectsWith(lbs.update('default/theirs', {}, args({ name: 'theirs', namespace: 'default' })), /^Refusing to update Service default\/theirs: it is not managed by harvester-iac/);
   });
 

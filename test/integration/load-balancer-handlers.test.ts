@@ -65,9 +65,9 @@ describe('HarvesterLoadBalancer handlers: check, create, import, delete and time
   it('check names a missing network and namespace, and an unowned load balancer with how to adopt or remove it', async () => {
     const f = await failuresOf(lbArgs({ name: 'theirs', network: 'default/nope' }));
     assert.deepEqual(Object.keys(f).sort(), ['name', 'network']);
-    assert.equal(f.network, 'network: VM network default/nope does not exist: name an existing NetworkAttachmentDefinition');
-    assert.match(f.name, /^name: Refusing to manage LoadBalancer default\/theirs: it is not managed by harvester-iac .*`kubectl label -n default loadbalancer theirs --overwrite .*`\. Or import it \(id "default\/theirs"\), or delete it \(`kubectl delete loadbalancer -n default theirs`\) if nothing uses it\.$/);
-    assert.deepEqual(await failuresOf(lbArgs({ namespace: 'nope' })), { namespace: 'namespace: namespace nope does not exist: create it, or choose an existing one' });
+    assert.equal(f.network, 'VM network default/nope does not exist: name an existing NetworkAttachmentDefinition');
+    assert.match(f.name, /^Refusing to manage LoadBalancer default\/theirs: it is not managed by harvester-iac .*`kubectl label -n default loadbalancer theirs --overwrite .*`\. Or import it \(id "default\/theirs"\), or delete it \(`kubectl delete loadbalancer -n default theirs`\) if nothing uses it\.$/);
+    assert.deepEqual(await failuresOf(lbArgs({ namespace: 'nope' })), { namespace: 'namespace nope does not exist: create it, or choose an existing one' });
   });
 
   it('create refuses invalid inputs naming the resource, and a load balancer it does not own', async () => {

@@ -83,7 +83,7 @@ describe('HarvesterLoadBalancer check: a load balancer no IP pool would serve is
         assert.deepEqual(failures, []);
       } else {
         assert.deepEqual(failures.map((f) => f.property), ['ipPool']);
-        assert.match(failures[0].reason, /^ipPool: no IP pool would serve this load balancer, so up would wait out timeouts\.create for an address \("no matched IPPool"\)/);
+        assert.match(failures[0].reason, /^no IP pool would serve this load balancer, so up would wait out timeouts\.create for an address \("no matched IPPool"\)/);
         assert.match(failures[0].reason, /Create such a pool \(a HarvesterIPPool in this program counts\), set ipPool to an existing one, or use ipam "dhcp"$/);
       }
       const writes = t.emulator.journal.entries({ since: mark }).filter((e) => ['create', 'update', 'patch', 'delete'].includes(e.verb ?? ''));

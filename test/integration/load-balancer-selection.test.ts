@@ -1,7 +1,8 @@
 /**
- * How Harvester chooses the pool of a load balancer that names none (harvester-api.md §C.4), seen through the
- * provider: among pools whose selector matches its network and namespace the highest priority wins; a pool scoped
- * to another namespace never does, whatever its priority; the global pool is the last fallback. Emulator only.
+ * How Harvester chooses the pool of a load balancer that names none (docs/design/harvester-load-balancer.md
+ * §"The rule"), seen through the provider: among pools whose selector matches its network and namespace the highest
+ * priority wins; a pool scoped to another namespace never does, whatever its priority; the global pool is the last
+ * fallback. Emulator only.
  */
 import assert from 'node:assert/strict';
 import { createIPPoolProvider } from '../../provider/resources/ip-pool/handlers';

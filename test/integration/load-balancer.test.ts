@@ -71,7 +71,8 @@ describe('HarvesterIPPool and HarvesterLoadBalancer in front of a machine pool',
     assert.deepEqual(Object.keys(lbFailures).sort(), ['healthCheck.port', 'ipPool', 'listeners[1].name']);
     assert.match(lbFailures['healthCheck.port'], /UDP listener; health checks are TCP only/);
     const missingPool = await lbs.check({}, { kubeconfig, ...lbArgs({ ipPool: 'no-such-pool' }) });
-    assert.match(missingPool.failures?.[0].reason ?? '', /ipPool: IPPool no-such-pool does not exist/);
+    assert.equal(missingPool.failures?.[0].property, 'ipPool');
+    assert.match(missingPool.failures![0].reason, /^IPPool no-such-pool does not exist/);
     assert.deepEqual(writesSince(mark), []);
   });
 

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { ManualClock } from '../../emulator/clock';
 import { waitFor } from '../../provider/await';
-import { parseDuration } from '../../provider/core/duration';
+import { parseDuration } from '../../provider/await/duration';
 import { ResourceInitError } from '../../provider/core/errors';
 import { UNKNOWN } from '../../provider/core/unknowns';
 import { createMachinePoolProvider } from '../../provider/resources/machine-pool/handlers';
@@ -58,8 +58,8 @@ describe('machine pool: checks, failures, destroy', function () {
   it('a malformed reference is reported once, by its format, not again as missing from the cluster', async () => {
     const r = await h.provider.check({}, h.args(h.name('malformed'), { sshKeys: ['Bad Key'], networks: [{ network: 'Bad Net' }] }));
     assert.deepEqual(r.failures, [
-      { property: 'networks[0].network', reason: 'networks[0].network: must name a NetworkAttachmentDefinition as "name" or "namespace/name" (lower-case DNS names)' },
-      { property: 'sshKeys[0]', reason: 'sshKeys[0]: must name a KeyPair as "name" or "namespace/name" (lower-case DNS names)' },
+      { property: 'networks[0].network', reason: 'must name a NetworkAttachmentDefinition as "name" or "namespace/name" (lower-case DNS names)' },
+      { property: 'sshKeys[0]', reason: 'must name a KeyPair as "name" or "namespace/name" (lower-case DNS names)' },
     ]);
   });
 

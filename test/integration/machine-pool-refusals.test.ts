@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import type { KubeObject } from '../../provider/client/objects';
 import type { CheckFailure } from '../../provider/core/types';
+import { formatFailure } from '../../provider/core/input-errors';
 import { IMAGE_FAIL_ANNOTATION } from '../../emulator/controllers/image-stages';
 import type { MachinePoolOutputs } from '../../provider/resources/machine-pool/outputs';
 import { validateInputs } from '../../provider/resources/machine-pool/validate';
@@ -139,7 +140,7 @@ describe('machine pool: preview refuses every refusal of up, for a create and fo
         const parsed = validateInputs(news);
         const err = await h.provider.update(h.id(pool), outputs as never, (parsed.inputs ?? news) as never).then(() => undefined, (e: unknown) => e);
         assert.ok(err instanceof Error, 'up refuses');
-        assert.ok(err.message.includes(update.failures![0].reason), `up refuses in the words of check:\n${err.message}`);
+        assert.ok(err.message.includes(formatFailure(update.failures![0])), `up refuses in the words of check:\n${err.message}`);
         assert.deepEqual(await snapshot(pool, fresh), before, 'up wrote nothing');
       } finally {
         await undo?.();
@@ -155,10 +156,10 @@ describe('machine pool: preview refuses every refusal of up, for a create and fo
       const news = h.args(pool, { count: 1, labels: { 'example.com/team': 'blue' } });
       const update = await h.provider.check(recorded, news);
       assert.deepEqual(update.failures?.map((f) => f.property), ['name']);
-      assert.match(update.failures![0].reason, new RegExp(`^name: Secret ${h.namespace}/${secret} already exists and is not managed by machine pool`));
+      assert.match(update.failures![0].reason, new RegExp(`^Secret ${h.namespace}/${secret} already exists and is not managed by machine pool`));
       const before = await snapshot(pool);
       const err = await h.provider.update(h.id(pool), outputs as never, validateInputs(news).inputs as never).then(() => undefined, (e: unknown) => e);
-      assert.ok(err instanceof Error && err.message.includes(update.failures![0].reason), `up refuses in the words of check: ${String(err)}`);
+      assert.ok(err instanceof Error && err.message.includes(formatFailure(update.failures![0])), `up refuses in the words of check: ${String(err)}`);
       assert.deepEqual(await snapshot(pool), before, 'up wrote nothing (not even the label patch)');
     } finally {
       await h.client.secrets.delete(secret, { namespace: h.namespace });

@@ -52,7 +52,7 @@ describe('HarvesterNetwork users: a bare network name from its own namespace cou
       await runningVm('web-0', NS, ref(name));
       const r = await network.check(outs, args(name, { vlan: 51 }));
       assert.deepEqual(r.failures?.map((f) => [f.property, f.reason]), [
-        ['vlan', `vlan: VM network ${NS}/${name} is used by running VM(s) ${NS}/web-0; Harvester refuses changing its VLAN while they run: stop them first`],
+        ['vlan', `VM network ${NS}/${name} is used by running VM(s) ${NS}/web-0; Harvester refuses changing its VLAN while they run: stop them first`],
       ]);
       await assert.rejects(network.delete(id, outs), /cannot be deleted: it is still used by running VM\(s\) team-a\/web-0 /);
       assert.ok(await client.networks.get(name, NS), 'the network stays');

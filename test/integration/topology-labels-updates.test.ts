@@ -45,7 +45,7 @@ describe('TopologyLabels updates: hosts leaving, partial writes, deletes that ke
     const fresh = await h.topology.check({}, { kubeconfig: h.target.kubeconfig, name: 'x', hosts });
     assert.deepEqual(fresh.failures, [{
       property: 'hosts["gone-host"]',
-      reason: `hosts["gone-host"]: no Harvester host is named "gone-host" (hosts: ${h.hosts.join(', ')}). Use a host name as \`kubectl get nodes\` lists it, or remove the entry.`,
+      reason: `no Harvester host is named "gone-host" (hosts: ${h.hosts.join(', ')}). Use a host name as \`kubectl get nodes\` lists it, or remove the entry.`,
     }]);
     const unchanged = await h.topology.check({ name: 'x', hosts }, { kubeconfig: h.target.kubeconfig, name: 'x', hosts });
     assert.equal(unchanged.failures, undefined);

@@ -1,12 +1,13 @@
 /**
  * The admission rules of Harvester's image webhooks a HarvesterImage's inputs can break
- * (harvester-supporting-kinds.md §1.2–§1.3, with upstream's own test tables §1.5: TestCheckDisplayName,
- * TestVirtualMachineImageValidator_Create), as one table run on both sides with the same outcome: by the
- * emulator's webhooks on the object the provider writes (test/emulator/harvester-image-rules.test.ts, the exact
- * denial) and by the provider's check (test/integration/image-rules.test.ts, refused on the field, no write).
- * Rules no input reaches (the source type is always download; targetStorageClassName is never written; clone and
- * export rules) are left out; the update rules become replacements in the provider (its diff), the delete rule a
- * refusal of its delete — both tested beside these.
+ * (docs/design/harvester-images.md §"Admission rules", with upstream's own test tables, §"Upstream's tests":
+ * TestCheckDisplayName, TestVirtualMachineImageValidator_Create), as one table run on both sides with the same
+ * outcome: by the emulator's webhooks on the object the provider writes
+ * (test/emulator/harvester-image-rules.test.ts, the exact denial) and by the provider's check
+ * (test/integration/image-rules.test.ts, refused on the field, no write). Rules no input reaches (the source type
+ * is always download; targetStorageClassName is never written; clone and export rules) are left out; the update
+ * rules become replacements in the provider (its diff), the delete rule a refusal of its delete — both tested
+ * beside these.
  */
 
 /** One rule. */
@@ -19,7 +20,7 @@ export interface ImageRuleCase {
   /** The new image's HarvesterImage inputs (name "img"); what the model would refuse is written as is. */
   args: Record<string, unknown>;
   /**
-   * Refused: the check failure's property and what its message says (after "<property>: "), and the apiserver's
+   * Refused: the check failure's property and its reason (which never repeats the property), and the apiserver's
    * status code and message (exact).
    */
   refused?: { property: string; check: RegExp; code: number; message: string };

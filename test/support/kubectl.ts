@@ -28,6 +28,8 @@ export interface KubectlRunOptions {
   input?: string;
   /** Kill after this long (default 20 s). */
   timeoutMs?: number;
+  /** Extra environment, e.g. KUBE_EDITOR for `kubectl edit`. */
+  env?: Record<string, string>;
 }
 
 /** The kubectl binary (override with KUBECTL). */
@@ -126,7 +128,7 @@ export class KubectlProcess {
 
 /** Start kubectl in the background. */
 export function spawnKubectl(env: KubectlEnv, args: string[], options: KubectlRunOptions = {}): KubectlProcess {
-  const child = spawn(KUBECTL, args, { env: childEnv(env), stdio: [options.input !== undefined ? 'pipe' : 'ignore', 'pipe', 'pipe'] });
+  const child = spawn(KUBECTL, args, { env: { ...childEnv(env), ...(options.env ?? {}) }, stdio: [options.input !== undefined ? 'pipe' : 'ignore', 'pipe', 'pipe'] });
   if (options.input !== undefined) child.stdin!.end(options.input);
   return new KubectlProcess(child, args, options.timeoutMs ?? 20_000);
 }

@@ -1,10 +1,10 @@
 /**
  * The admission rules a HarvesterNetwork's inputs can break (harvester-network-controller pkg/webhook/nad/
- * mutator.go and validator.go; research harvester-supporting-kinds.md §3.2-3.3) as one table, run on both sides
- * with the same outcome: by the emulator's webhooks on the object the provider would write
+ * mutator.go and validator.go; docs/design/harvester-networks.md §"NAD rules", §"NAD mutator and labels") as one
+ * table, run on both sides with the same outcome: by the emulator's webhooks on the object the provider would write
  * (test/emulator/harvester-network-rules.test.ts) and by the provider's check (test/integration/network.test.ts).
- * `webhook` is the denial after `can't create nad default/n because `, and which webhook (the mutator answers
- * first for the bridge and the cluster network); `accepted` says what Harvester labels a network it admits.
+ * `webhook` is the denial after `can't create nad default/n because `, and which webhook (the mutator answers first
+ * for the bridge and the cluster network); `accepted` says what Harvester labels a network it admits.
  */
 import type { NetworkInputs } from '../../provider/resources/network/model';
 
@@ -22,7 +22,7 @@ export interface NetworkRuleCase {
   /** The HarvesterNetwork inputs (name "n", namespace "default"). */
   args: Obj;
   /**
-   * Refused: the check failure's property and what its message says (after "<property>: "); the webhook's hook and
+   * Refused: the check failure's property and its reason (which never repeats the property); the webhook's hook and
    * reason (undefined: Harvester admits it).
    */
   refused?: { property: string; check: RegExp; webhook?: { hook: 'mutator' | 'validator'; reason: string | RegExp } };

@@ -13,7 +13,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Context } from 'mocha';
 import type { EmulatorOptions } from '../../emulator';
-import { parseDuration } from '../../provider/core/duration';
+import { parseDuration } from '../../provider/await/duration';
 import { HarvesterClient } from '../../provider/client/harvester-client';
 import { startTestEmulator, TestEmulator } from './emulator-harness';
 

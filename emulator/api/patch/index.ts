@@ -1,5 +1,5 @@
 /**
- * PATCH dispatch by patch type (research §5.1): which media types a kind accepts, body decoding, and the
+ * PATCH dispatch by patch type (docs/design/kube-api.md §15): which media types a kind accepts, body decoding, and the
  * three non-apply patchers. Server-side apply lives in ../apply.ts because it needs ownership state.
  */
 import { badRequest, unsupportedMediaType } from '../errors';

@@ -1,5 +1,5 @@
 /**
- * application/strategic-merge-patch+json: the honest subset built-in kinds need (research §5.4).
+ * application/strategic-merge-patch+json: the honest subset built-in kinds need (docs/design/kube-api.md §15).
  *
  * RFC 7386 merge plus:
  * - lists merged by key where the kind declares one (KindInfo.smpMergeKeys, e.g. {'spec.ports': 'port'}),

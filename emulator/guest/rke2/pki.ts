@@ -1,7 +1,7 @@
 /**
- * Certificates of an emulated RKE2 cluster, with @peculiar/x509 (docs/design/guest-rke2.md §"Certificates"):
- * loading a supplied CA (PEM certificate bundle + its key, RSA or ECDSA, PKCS#1, SEC1 or PKCS#8), generating the
- * CAs the user data did not bring (self-signed ECDSA P-256, CN `rke2-<name>-ca@<unix time>`, as k3s
+ * Certificates of an emulated RKE2 cluster, with @peculiar/x509 (docs/design/guest-rke2.md
+ * §"Certificate authorities supplied before the first start"): loading a supplied CA (PEM certificate bundle +
+ * its key, RSA or ECDSA, PKCS#1, SEC1 or PKCS#8), generating the CAs the user data did not bring (self-signed ECDSA P-256, CN `rke2-<name>-ca@<unix time>`, as k3s
  * `createSigningCertKey` names them), and issuing leaf certificates signed by a CA: the kube-apiserver serving
  * certificate (k3s `genServerCerts`: CN `kube-apiserver`, serverAuth, the `kubernetes…` names plus the server's
  * SANs) and client certificates (CN = user, O = groups, clientAuth).

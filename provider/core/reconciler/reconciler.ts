@@ -25,7 +25,7 @@ import { CONNECTION_INPUTS, connectionFor, connectionOrigin, type ConnectionSett
 import { ProviderError } from '../errors';
 import { driftValue, stableStringify } from '../hash';
 import { NOT_ON_CLUSTER, changedKeys, withoutUnrecorded } from '../imported';
-import { unchangedReferencesDropped } from '../input-errors';
+import { formatFailure, unchangedReferencesDropped } from '../input-errors';
 import { inputsFlagged } from '../input-flags';
 import { formatRef, parseRef, type ObjectRef } from '../object-ref';
 import { recordPartial, unfinishedLines, type WriteOperation } from '../partial';
@@ -82,7 +82,7 @@ function defaultFix(obj: KubeObject, ref: ObjectRef): string {
 
 /** Lines of check failures in an error thrown at apply time: the property named once, here. */
 export function failureLines(failures: readonly CheckFailure[]): string {
-  return failures.map((f) => `  - ${f.property && !f.reason.startsWith(`${f.property}:`) ? `${f.property}: ` : ''}${f.reason}`).join('\n');
+  return failures.map((f) => `  - ${formatFailure(f)}`).join('\n');
 }
 
 /** A diff's verdict: any change, the inputs that replace, and whether the old object goes first. */
@@ -178,7 +178,7 @@ export function reconciledProvider<I extends object, O extends object, L>(resour
     if (live === undefined) return [];
     return resource.foreign(live, ref, recorded, inputs).map((obj) => {
       const err = notOwnedError(obj, resource.owner(ref), 'manage', obj.kind);
-      return { property: nameInput, reason: `${nameInput}: ${err.message} ${resource.foreignFix?.(obj, ref) ?? defaultFix(obj, ref)}` };
+      return { property: nameInput, reason: `${err.message} ${resource.foreignFix?.(obj, ref) ?? defaultFix(obj, ref)}` };
     });
   }
 
@@ -186,7 +186,9 @@ export function reconciledProvider<I extends object, O extends object, L>(resour
     const raw = registerSecrets(userInputs(news));
     const v = resource.model.validate(raw);
     const failures = [...v.failures];
-    if (isUnknown(raw.kubeconfig) || isUnknown(raw.context)) return done();
+    // The cluster is asked only about inputs that pass the pure rules (unknown values aside): a typo is not worth a
+    // round trip, and the rules that need the cluster read the values the pure rules vouch for.
+    if (failures.length || isUnknown(raw.kubeconfig) || isUnknown(raw.context)) return done();
     const recorded = userInputs(olds) as Partial<O>;
     const known = v.inputs ?? (v.previewInputs as Partial<I> | undefined) ?? (raw as Partial<I>);
     const ref = safeRef(known);

@@ -64,8 +64,8 @@ export interface ClusterCheck<I, O, L> {
 
 /**
  * What checkCluster found: failures about references (an image, a host, a pool), which check leaves to read while
- * the inputs are unchanged since the last deployment (trap 10), and failures up would meet whatever the inputs
- * (names a planned object would take), which are always reported.
+ * the inputs are unchanged since the last deployment (trap 10 of docs/design/dynamic-host-contract.md), and
+ * failures up would meet whatever the inputs (names a planned object would take), which are always reported.
  */
 export type ClusterFindings = CheckFailure[] | { references: CheckFailure[]; always: CheckFailure[] };
 

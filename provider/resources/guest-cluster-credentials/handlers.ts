@@ -80,9 +80,9 @@ export const guestClusterCredentialsResource: ManagedResource<Inputs, Outputs, O
       inputs.bindCsiDriverRole ? ctx.client.clusterRoles.get(CSI_DRIVER_ROLE) : Promise.resolve({} as KubeObject),
     ]);
     const missingRole = (role: string) => `ClusterRole ${role} does not exist on the cluster (Harvester's chart installs it: is this a Harvester cluster, of v1.2 or later?)`;
-    if (!namespace) out.push({ property: 'namespace', reason: `namespace: namespace ${inputs.namespace} does not exist: name the namespace the guest cluster's VMs live in` });
-    if (!cloudRole) out.push({ property: 'namespace', reason: `namespace: ${missingRole(CLOUD_PROVIDER_ROLE)}: the RoleBinding in ${inputs.namespace} would grant nothing` });
-    if (!csiRole) out.push({ property: 'bindCsiDriverRole', reason: `bindCsiDriverRole: ${missingRole(CSI_DRIVER_ROLE)}: set bindCsiDriverRole to false if the guest runs no Harvester CSI driver` });
+    if (!namespace) out.push({ property: 'namespace', reason: `namespace ${inputs.namespace} does not exist: name the namespace the guest cluster's VMs live in` });
+    if (!cloudRole) out.push({ property: 'namespace', reason: `${missingRole(CLOUD_PROVIDER_ROLE)}: the RoleBinding in ${inputs.namespace} would grant nothing` });
+    if (!csiRole) out.push({ property: 'bindCsiDriverRole', reason: `${missingRole(CSI_DRIVER_ROLE)}: set bindCsiDriverRole to false if the guest runs no Harvester CSI driver` });
     return out;
   },
 

@@ -1,13 +1,14 @@
 /**
- * The GuestClusterCredentials inputs and outputs: the one source of truth (types, check, schema.json, docs).
- * The credentials a guest cluster's Harvester cloud provider and CSI driver use to call Harvester, made the way
- * Harvester's own generator makes them (harvester/harvester pkg/api/kubeconfig/generate_handler.go; research note
- * guest-cluster-credentials.md): a ServiceAccount in the VMs' namespace, its token Secret, a RoleBinding to
- * `harvesterhci.io:cloudprovider` in that namespace and a ClusterRoleBinding to `harvesterhci.io:csi-driver`.
+ * The GuestClusterCredentials inputs and outputs: the one source of truth (types, check, schema.json, docs). The
+ * credentials a guest cluster's Harvester cloud provider and CSI driver use to call Harvester, made the way
+ * Harvester's own generator makes them (harvester/harvester pkg/api/kubeconfig/generate_handler.go;
+ * docs/design/guest-cloud-provider.md §"Its credentials"): a ServiceAccount in the VMs' namespace, its token
+ * Secret, a RoleBinding to `harvesterhci.io:cloudprovider` in that namespace and a ClusterRoleBinding to
+ * `harvesterhci.io:csi-driver`.
  */
 import { z } from 'zod';
 import { connectionInputs } from '../../core/connection-inputs';
-import { DURATION_PATTERN } from '../../core/duration';
+import { timeoutsInput } from '../../core/timeouts';
 import { inputsFlagged } from '../../core/input-flags';
 
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
@@ -35,11 +36,14 @@ export const guestClusterCredentialsSchema = z.strictObject({
   rotationTrigger: z.string().optional().describe(
     'Any text; a change rotates the token: the ServiceAccount, its token Secret and the bindings are made again under the same names (a new ServiceAccount uid is what makes a new legacy token), the old token stops working, the outputs change and pools wired to them roll. Default none.',
   ),
-  timeouts: z.strictObject({
-    create: z.string().regex(DURATION_PATTERN).default('2m').describe('Until the token Secret holds a token and ca.crt. Default "2m".'),
-    update: z.string().regex(DURATION_PATTERN).default('2m').describe('Until a rotated token is issued. Default "2m".'),
-    delete: z.string().regex(DURATION_PATTERN).default('2m').describe('Until every object is gone. Default "2m".'),
-  }).default({ create: '2m', update: '2m', delete: '2m' }).describe('Bounds of every wait. Default 2m each.'),
+  timeouts: timeoutsInput(
+    {
+      create: ['2m', 'Until the token Secret holds a token and ca.crt.'],
+      update: ['2m', 'Until a rotated token is issued.'],
+      delete: ['2m', 'Until every object is gone.'],
+    },
+    'Bounds of every wait. Default 2m each.',
+  ),
 });
 
 export type GuestClusterCredentialsInputs = z.output<typeof guestClusterCredentialsSchema> & { serviceAccountName: string };

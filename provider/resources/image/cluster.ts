@@ -1,9 +1,9 @@
 /**
  * What an image's inputs and its delete depend on besides themselves, read from the cluster (GETs and LISTs only):
- * - the rules Harvester's image webhooks enforce against other objects (harvester-supporting-kinds.md §1.2–§1.3):
- *   V3 a display name another image of the namespace carries (409), M3/M4 a base StorageClass that does not exist,
- *   is another image's, or no default StorageClass at all (500 from the mutator; the base-class rule is
- *   docs/design/harvester-images.md); plus the namespace;
+ * - the rules Harvester's image webhooks enforce against other objects (docs/design/harvester-images.md
+ *   §"Admission rules"): V3 a display name another image of the namespace carries (409), M3/M4 a base StorageClass
+ *   that does not exist, is another image's, or no default StorageClass at all (500 from the mutator; the
+ *   base-class rule is docs/design/harvester-images.md §"The rule"); plus the namespace;
  * - V38, the delete rule: a volume (PVC, any namespace) of the image's StorageClass blocks the delete; the VMs
  *   whose volumes those are, so a refusal names them.
  */
@@ -14,6 +14,7 @@ import type { KubeObject, VirtualMachineImage } from '../../client/objects';
 import type { CheckFailure } from '../../core/types';
 import type { ImageInputs } from './model';
 import { displayNameOf } from './plan';
+import { failure as fail } from '../../core/input-errors';
 
 /** storage.k8s.io/v1 StorageClass (read only: the client has no typed accessor for it). */
 const STORAGE_CLASS: KindSpec = { group: 'storage.k8s.io', version: 'v1', kind: 'StorageClass', plural: 'storageclasses', namespaced: false, statusSubresource: false };
@@ -25,7 +26,6 @@ interface StorageClass extends KubeObject {
   parameters?: Record<string, string>;
 }
 
-const fail = (property: string, reason: string): CheckFailure => ({ property, reason: `${property}: ${reason}` });
 
 /**
  * The cluster's StorageClasses and the default one's name; undefined when the credentials may not list them

@@ -1,13 +1,13 @@
 /**
- * The HarvesterImage inputs and outputs: the one source of truth (types, check, schema.json, README).
- * A Harvester VM image (`harvesterhci.io/v1beta1` VirtualMachineImage, sourceType download) that Harvester
- * downloads from a URL into a Longhorn backing image; a machine pool's disk takes its id (`namespace/name`).
- * Which inputs Harvester lets change in place follows its image webhook (harvester-supporting-kinds.md §1.3
- * V29–V35): displayName, url and the storage class never change, so a change of them replaces the image.
+ * The HarvesterImage inputs and outputs: the one source of truth (types, check, schema.json, README). A Harvester
+ * VM image (`harvesterhci.io/v1beta1` VirtualMachineImage, sourceType download) that Harvester downloads from a URL
+ * into a Longhorn backing image; a machine pool's disk takes its id (`namespace/name`). Which inputs Harvester lets
+ * change in place follows its image webhook (docs/design/harvester-images.md §"Admission rules", V29–V35):
+ * displayName, url and the storage class never change, so a change of them replaces the image.
  */
 import { z } from 'zod';
 import { connectionInputs } from '../../core/connection-inputs';
-import { DURATION_PATTERN } from '../../core/duration';
+import { timeoutsInput } from '../../core/timeouts';
 import { inputsFlagged } from '../../core/input-flags';
 
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
@@ -55,11 +55,14 @@ export const imageSchema = z.strictObject({
   retry: z.number().int().min(0).max(10).default(3).describe(
     'How many times Harvester retries a failed download (10 s apart) before giving up. Default 3. A change updates in place.',
   ),
-  timeouts: z.strictObject({
-    create: z.string().regex(DURATION_PATTERN).default('30m').describe('Until the image is downloaded and imported. Default "30m".'),
-    update: z.string().regex(DURATION_PATTERN).default('30m').describe('Until it is imported again (an update resumes an unfinished download). Default "30m".'),
-    delete: z.string().regex(DURATION_PATTERN).default('5m').describe('Until the image and its storage are gone. Default "5m".'),
-  }).default({ create: '30m', update: '30m', delete: '5m' }).describe('Bounds of every wait. Default 30m, 30m and 5m.'),
+  timeouts: timeoutsInput(
+    {
+      create: ['30m', 'Until the image is downloaded and imported.'],
+      update: ['30m', 'Until it is imported again (an update resumes an unfinished download).'],
+      delete: ['5m', 'Until the image and its storage are gone.'],
+    },
+    'Bounds of every wait. Default 30m, 30m and 5m.',
+  ),
 });
 
 export type ImageInputs = z.output<typeof imageSchema>;

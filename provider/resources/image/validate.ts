@@ -1,10 +1,10 @@
 /**
- * check's pure rules for an image, so what Harvester's image webhook (harvester-supporting-kinds.md §1.3) or the
- * apiserver would refuse is refused at preview, on its field: the display name a label value (V1, and the
- * apiserver's label check after the mutator copies it into a label), not empty (V2); a URL Go's url.Parse takes
- * (V6), and one Longhorn can download (http or https, a host); label keys and values the apiserver takes, none
- * of the keys Harvester or we set. The rules needing the cluster (V3 a display name taken, the storage class,
- * the namespace, a name we do not own) run in handlers.ts.
+ * check's pure rules for an image, so what Harvester's image webhook (docs/design/harvester-images.md
+ * §"Admission rules") or the apiserver would refuse is refused at preview, on its field: the display name a label
+ * value (V1, and the apiserver's label check after the mutator copies it into a label), not empty (V2); a URL Go's
+ * url.Parse takes (V6), and one Longhorn can download (http or https, a host); label keys and values the apiserver
+ * takes, none of the keys Harvester or we set. The rules needing the cluster (V3 a display name taken, the storage
+ * class, the namespace, a name we do not own) run in handlers.ts.
  */
 import { formatPath } from '../../core/input-errors';
 import type { CheckFailure } from '../../core/types';
@@ -52,7 +52,7 @@ function labelKeyProblem(key: string): string | undefined {
 
 export function crossFieldFailures(user: Obj): CheckFailure[] {
   const out: CheckFailure[] = [];
-  const fail = (path: PropertyKey[], reason: string) => out.push({ property: formatPath(path), reason: `${formatPath(path)}: ${reason}` });
+  const fail = (path: PropertyKey[], reason: string) => out.push({ property: formatPath(path), reason });
   if (typeof user.url === 'string' && !isUnknown(user.url)) {
     const problem = urlProblem(user.url);
     if (problem) fail(['url'], problem);

@@ -7,8 +7,8 @@ import type { CheckFailure } from '../../core/types';
 import type { IPPoolInputs } from './model';
 import { formatInterval, overlaps } from './ranges';
 import { isGlobalScope, rangesOf, scopeClash } from './validate';
+import { failure as fail } from '../../core/input-errors';
 
-const fail = (property: string, reason: string): CheckFailure => ({ property, reason: `${property}: ${reason}` });
 
 /**
  * What the IPPool webhook would refuse because of the other pools, found at preview (validator.go checkRange and

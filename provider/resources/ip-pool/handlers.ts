@@ -39,7 +39,7 @@ export const ipPoolResource: ManagedResource<IPPoolInputs, IPPoolOutputs, IPPool
       // only that network's load balancers).
       patch(inputs) {
         const spec = desiredSpec(inputs);
-        return { spec: { ...spec, selector: { ...spec.selector, network: inputs.selector.network ?? null }, description: inputs.description ?? null } };
+        return { spec: { ...spec, selector: { ...spec.selector, network: spec.selector?.network ?? null }, description: inputs.description ?? null } };
       },
       ready: (inputs, current) => poolReadiness(inputs.name, current),
       readyWhat: () => 'to be Ready',
@@ -65,14 +65,14 @@ export const ipPoolResource: ManagedResource<IPPoolInputs, IPPoolOutputs, IPPool
     if (network) {
       const ref = parseRef(network);
       if (!(await ctx.client.networks.get(ref.name, ref.namespace))) {
-        out.push({ property: 'selector.network', reason: `selector.network: VM network ${network} does not exist (the webhook refuses the pool): create it, or name an existing NetworkAttachmentDefinition` });
+        out.push({ property: 'selector.network', reason: `VM network ${network} does not exist (the webhook refuses the pool): create it, or name an existing NetworkAttachmentDefinition` });
       }
     }
     return out;
   },
 
   // Every spec input the cluster records, an absent description as unset.
-  liveInputs: (live) => ({ description: undefined, ...liveInputs(live) }),
+  liveInputs: (live, recorded) => ({ description: undefined, ...liveInputs(live, recorded) }),
   drift: (recorded, live) => driftOf(recorded, live),
   outputs: toOutputs,
 };

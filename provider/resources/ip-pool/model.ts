@@ -2,15 +2,15 @@
  * The HarvesterIPPool inputs and outputs: the one source of truth (types, check, schema.json, docs/resources).
  * An IPPool (`loadbalancer.harvesterhci.io/v1beta1`, cluster-scoped) hands out the addresses of Harvester load
  * balancers with `ipam: pool`; its `status.allocated` is the IPAM record and is never written by us
- * (harvester-api.md §C.2).
+ * (docs/design/harvester-load-balancer.md §"The objects").
  */
 import { z } from 'zod';
-import { DURATION_PATTERN } from '../../core/duration';
+import { referenceInput } from '../../core/object-ref';
+import { timeoutsInput } from '../../core/timeouts';
 import { inputsFlagged } from '../../core/input-flags';
 import { connectionInputs } from '../../core/connection-inputs';
 
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
-const NAMESPACED = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?\/[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/;
 
 /** One address range of the pool. */
 export const ipRangeSchema = z.strictObject({
@@ -30,8 +30,9 @@ export const scopeSchema = z.strictObject({
 });
 
 export const selectorSchema = z.strictObject({
-  network: z.string().regex(NAMESPACED, { error: 'must be a VM network as "namespace/name", e.g. "default/vm-net"' }).optional().describe(
-    'VM network ("namespace/name") whose load balancers this pool serves. Default: none (any network).',
+  network: referenceInput('VM network', 'default/vm-net').optional().describe(
+    'VM network ("namespace/name", or a bare name in the default namespace: the pool is cluster-scoped) whose load balancers this pool serves. ' +
+      'Default: none (any network).',
   ),
   priority: z.number().int().min(0).max(4294967295).default(0).describe(
     'Among matching pools the highest priority wins; a non-zero priority must be unique among pools, and two priority-0 pools on the same network may not share a scope (the global pool aside). Default 0.',
@@ -52,11 +53,14 @@ export const ipPoolSchema = z.strictObject({
     'Address ranges. No two may overlap, here or with another pool. Required. A change updates in place; addresses already allocated must stay inside.',
   ),
   selector: selectorSchema.default({ priority: 0, scope: [] }).describe('Which load balancers draw from this pool. Default: priority 0, no network, no scope. A change updates in place.'),
-  timeouts: z.strictObject({
-    create: z.string().regex(DURATION_PATTERN).default('2m').describe('Until the pool is Ready. Default "2m".'),
-    update: z.string().regex(DURATION_PATTERN).default('2m').describe('Until the pool is Ready again. Default "2m".'),
-    delete: z.string().regex(DURATION_PATTERN).default('2m').describe('Until the pool is gone. Default "2m".'),
-  }).default({ create: '2m', update: '2m', delete: '2m' }).describe('Bounds of every wait. Default 2m each.'),
+  timeouts: timeoutsInput(
+    {
+      create: ['2m', 'Until the pool is Ready.'],
+      update: ['2m', 'Until the pool is Ready again.'],
+      delete: ['2m', 'Until the pool is gone.'],
+    },
+    'Bounds of every wait. Default 2m each.',
+  ),
 });
 
 export type IPPoolInputs = z.output<typeof ipPoolSchema>;

@@ -6,6 +6,7 @@ import type { CheckResult as WaitVerdict } from '../../await';
 import type { IPPool } from '../../client/objects';
 import { stampOwnership, type OwnerIdentity } from '../../client/ownership';
 import { driftValue, stableStringify } from '../../core/hash';
+import { qualify, spellLike } from '../../core/object-ref';
 import type { IPPoolInputs, IPPoolOutputs } from './model';
 
 export const RESOURCE_TYPE = 'ip-pool';
@@ -20,7 +21,8 @@ export type PoolSpec = NonNullable<IPPool['spec']>;
 
 export function desiredSpec(inputs: Pick<IPPoolInputs, 'ranges' | 'selector' | 'description'>): PoolSpec {
   const selector: PoolSpec['selector'] = { priority: inputs.selector.priority, scope: inputs.selector.scope.map((s) => ({ ...s })) };
-  if (inputs.selector.network) selector.network = inputs.selector.network;
+  // Harvester matches a load balancer's network annotation to this text: always "namespace/name".
+  if (inputs.selector.network) selector.network = qualify(inputs.selector.network);
   const spec: PoolSpec = { ranges: inputs.ranges.map((r) => ({ ...r })), selector };
   if (inputs.description !== undefined) spec.description = inputs.description;
   return spec;
@@ -30,8 +32,11 @@ export function desiredPool(inputs: IPPoolInputs): IPPool {
   return stampOwnership({ apiVersion: API_VERSION, kind: 'IPPool', metadata: { name: inputs.name }, spec: desiredSpec(inputs) }, poolOwner(inputs.name));
 }
 
-/** The live spec as inputs (defaults of the model filled in where Harvester leaves fields out). */
-export function liveInputs(pool: IPPool): Pick<IPPoolInputs, 'ranges' | 'selector' | 'description'> {
+/**
+ * The live spec as inputs (defaults of the model filled in where Harvester leaves fields out); the network spelt as
+ * the recorded inputs spell it when both name the same network.
+ */
+export function liveInputs(pool: IPPool, recorded?: Partial<Pick<IPPoolInputs, 'selector'>>): Pick<IPPoolInputs, 'ranges' | 'selector' | 'description'> {
   const spec = pool.spec ?? {};
   const ranges = (spec.ranges ?? []).map((r) => {
     const out: IPPoolInputs['ranges'][number] = { subnet: r.subnet };
@@ -44,7 +49,7 @@ export function liveInputs(pool: IPPool): Pick<IPPoolInputs, 'ranges' | 'selecto
     priority: spec.selector?.priority ?? 0,
     scope: (spec.selector?.scope ?? []).map((s) => ({ project: s.project || '*', namespace: s.namespace || '*', guestCluster: s.guestCluster || '*' })),
   };
-  if (spec.selector?.network) selector.network = spec.selector.network;
+  if (spec.selector?.network) selector.network = spellLike(spec.selector.network, recorded?.selector?.network);
   const out: ReturnType<typeof liveInputs> = { ranges, selector };
   if (spec.description) out.description = spec.description;
   return out;

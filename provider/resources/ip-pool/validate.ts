@@ -1,15 +1,16 @@
 /**
  * check's pure rules for an IPPool, mirroring the IPPool webhook (load-balancer-harvester
- * pkg/webhook/ippool/validator.go, pkg/ipam/allocator.go and selector.go; harvester-api.md §C.3) so a bad pool is
- * refused at preview with its field, not at apply by the webhook: valid CIDRs, addresses inside their subnet and
- * neither its network nor its broadcast address (ranges.ts: none at all in a /31 or /32), start not after end,
- * the gateway inside the subnet and outside the range, a range handing out at least one address, no two ranges
- * of the pool overlapping (one shared address is an overlap), scope tuples not overlapping each other.
- * The rules that need the other pools (overlap, one global pool, unique priority, priority-0 scopes) run in
- * handlers.ts with scopeClash and isGlobalScope below.
+ * pkg/webhook/ippool/validator.go, pkg/ipam/allocator.go and selector.go; docs/design/harvester-load-balancer.md
+ * §"The IPPool webhook") so a bad pool is refused at preview with its field, not at apply by the webhook: valid
+ * CIDRs, addresses inside their subnet and neither its network nor its broadcast address (ranges.ts: none at all in
+ * a /31 or /32), start not after end, the gateway inside the subnet and outside the range, a range handing out at
+ * least one address, no two ranges of the pool overlapping (one shared address is an overlap), scope tuples not
+ * overlapping each other. The rules that need the other pools (overlap, one global pool, unique priority,
+ * priority-0 scopes) run in handlers.ts with scopeClash and isGlobalScope below.
  */
 import { formatPath } from '../../core/input-errors';
 import { formatIPv4, parseCidr, parseIPv4 } from '../../core/ipv4';
+import { qualify } from '../../core/object-ref';
 import type { CheckFailure } from '../../core/types';
 import { isUnknown } from '../../core/unknowns';
 import { validateWithModel } from '../../core/validate-model';
@@ -22,7 +23,7 @@ const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !
 /** The rules of one range, each failure on its field. */
 function rangeFailures(range: Obj, at: (field?: string) => string): CheckFailure[] {
   const out: CheckFailure[] = [];
-  const fail = (field: string | undefined, reason: string) => out.push({ property: at(field), reason: `${at(field)}: ${reason}` });
+  const fail = (field: string | undefined, reason: string) => out.push({ property: at(field), reason });
   if (isUnknown(range.subnet)) return out;
   const cidr = parseCidr(range.subnet);
   if (!cidr) {
@@ -96,7 +97,7 @@ interface SelectorLike {
  * -1 when none does.
  */
 export function scopeClash(mine: SelectorLike, theirs: SelectorLike | undefined): number {
-  if ((mine.network ?? '') !== (theirs?.network ?? '')) return -1;
+  if (qualify(mine.network ?? '') !== qualify(theirs?.network ?? '')) return -1;
   const their = (theirs?.scope ?? []).filter(isObj).map((t) => tupleOf(t, ''));
   return (mine.scope ?? []).findIndex((t) => isObj(t) && their.some((o) => tuplesMatch(o, tupleOf(t, '*'))));
 }
@@ -112,7 +113,7 @@ export function crossFieldFailures(user: Obj): CheckFailure[] {
       const interval = !isUnknown(range.subnet) ? allocatorRange(range) : undefined;
       if (!interval) return;
       const clash = intervals.find((x) => overlaps(x.interval, interval));
-      if (clash) out.push({ property: at(), reason: `${at()}: ${formatInterval(interval)} overlaps ${clash.at} (${formatInterval(clash.interval)}): ranges of a pool must not share addresses` });
+      if (clash) out.push({ property: at(), reason: `${formatInterval(interval)} overlaps ${clash.at} (${formatInterval(clash.interval)}): ranges of a pool must not share addresses` });
       intervals.push({ at: at(), interval });
     });
   }
@@ -122,7 +123,7 @@ export function crossFieldFailures(user: Obj): CheckFailure[] {
     scopes.forEach((s, i) => {
       if (!isObj(s)) return;
       const j = scopes.findIndex((t, k) => k < i && isObj(t) && scopesOverlap(t, s));
-      if (j >= 0) out.push({ property: formatPath(['selector', 'scope', i]), reason: `${formatPath(['selector', 'scope', i])}: overlaps selector.scope[${j}] (the webhook refuses overlapping scopes in one pool): merge them or make them disjoint` });
+      if (j >= 0) out.push({ property: formatPath(['selector', 'scope', i]), reason: `overlaps selector.scope[${j}] (the webhook refuses overlapping scopes in one pool): merge them or make them disjoint` });
     });
   }
   return out;

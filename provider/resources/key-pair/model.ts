@@ -5,7 +5,7 @@
  * (the resource's id).
  */
 import { z } from 'zod';
-import { DURATION_PATTERN } from '../../core/duration';
+import { timeoutsInput } from '../../core/timeouts';
 import { inputsFlagged } from '../../core/input-flags';
 import { connectionInputs } from '../../core/connection-inputs';
 
@@ -28,11 +28,14 @@ export const keyPairSchema = z.strictObject({
       'fingerprint once and never again).',
   ),
   labels: z.record(z.string(), z.string()).default({}).describe('Extra labels on the KeyPair. Default none. A change updates in place.'),
-  timeouts: z.strictObject({
-    create: z.string().regex(DURATION_PATTERN).default('1m').describe('Until Harvester has validated the key. Default "1m".'),
-    update: z.string().regex(DURATION_PATTERN).default('1m').describe('Until the key pair is validated again. Default "1m".'),
-    delete: z.string().regex(DURATION_PATTERN).default('1m').describe('Until the key pair is gone. Default "1m".'),
-  }).default({ create: '1m', update: '1m', delete: '1m' }).describe('Bounds of every wait. Default 1m each.'),
+  timeouts: timeoutsInput(
+    {
+      create: ['1m', 'Until Harvester has validated the key.'],
+      update: ['1m', 'Until the key pair is validated again.'],
+      delete: ['1m', 'Until the key pair is gone.'],
+    },
+    'Bounds of every wait. Default 1m each.',
+  ),
 });
 
 export type KeyPairInputs = z.output<typeof keyPairSchema>;

@@ -17,7 +17,7 @@ const KEY_EXAMPLE = 'paste the one line of your .pub file (e.g. ~/.ssh/id_ed2551
 
 export function crossFieldFailures(user: Obj): CheckFailure[] {
   const out: CheckFailure[] = [];
-  const fail = (property: string, reason: string) => out.push({ property, reason: `${property}: ${reason}` });
+  const fail = (property: string, reason: string) => out.push({ property, reason });
   if (typeof user.publicKey === 'string' && !isUnknown(user.publicKey)) {
     const verdict = judgePublicKey(user.publicKey);
     if (!verdict.ok) {

@@ -1,16 +1,18 @@
 /**
  * workloadType "cluster": a Service of type LoadBalancer in a guest cluster, which the guest's Harvester cloud
- * provider turns into a Harvester LoadBalancer (harvester-api.md §B.1–§B.3). We own the Service; the Harvester
- * side is the cloud provider's, and we only read it back (its name: `loadBalancerName` below, as the cloud
- * provider computes it). Health-check annotations are read only by cloud providers below v0.2.0; with v0.2.0+
- * they are refused at check with that reason (use readiness probes).
+ * provider turns into a Harvester LoadBalancer (docs/design/guest-cloud-provider.md §"Service annotations",
+ * §"The load balancer it makes"). We own the Service; the Harvester side is the cloud provider's, and we only read
+ * it back (its name: `loadBalancerName` below, as the cloud provider computes it). Health-check annotations are
+ * read only by cloud providers below v0.2.0; with v0.2.0+ they are refused at check with that reason (use readiness
+ * probes).
  */
 import { crc32 } from 'node:zlib';
 import { waitFor, waitForDeletion } from '../../await';
 import type { HarvesterClient } from '../../client/harvester-client';
 import type { LoadBalancer, Service } from '../../client/objects';
 import { stampOwnership } from '../../client/ownership';
-import { parseDuration } from '../../core/duration';
+import { qualify } from '../../core/object-ref';
+import { timeoutMs } from '../../core/timeouts';
 import { compareVersions, parseVersion } from '../../core/versions';
 import { cloudProviderVersion } from '../../core/guest-cloud-provider';
 import type { LoadBalancerInputs, LoadBalancerOutputs } from './model';
@@ -56,7 +58,8 @@ export function healthCheckRefusal(version: string | undefined): string | undefi
 
 export function desiredService(inputs: LoadBalancerInputs): Service {
   const annotations: Record<string, string> = { [SERVICE_ANNOTATIONS.ipam]: inputs.ipam };
-  if (inputs.network) annotations[SERVICE_ANNOTATIONS.network] = inputs.network;
+  // The cloud provider copies it onto the Harvester load balancer it makes in cloudProviderNamespace.
+  if (inputs.network) annotations[SERVICE_ANNOTATIONS.network] = qualify(inputs.network, inputs.cloudProviderNamespace);
   if (inputs.description) annotations[SERVICE_ANNOTATIONS.description] = inputs.description;
   if (inputs.healthCheck) {
     annotations[SERVICE_ANNOTATIONS.healthCheckPort] = String(inputs.healthCheck.port);
@@ -129,7 +132,7 @@ export async function waitForServiceAddress(
     resource: guest.services,
     namespace: inputs.namespace,
     name: inputs.name,
-    timeoutMs: parseDuration(inputs.timeouts[op]) ?? 300_000,
+    timeoutMs: timeoutMs(inputs.timeouts, op),
     what: `guest Service ${inputs.namespace}/${inputs.name} to get a load-balancer address`,
     timeoutOption: `timeouts.${op}`,
     onProgress,
@@ -152,14 +155,14 @@ export function harvesterSide(harvester: HarvesterClient, inputs: LoadBalancerIn
 /** Deletes the Service and waits until the cloud provider has removed the Harvester side (address released). */
 export async function deleteService(guest: HarvesterClient, harvester: HarvesterClient, inputs: LoadBalancerInputs, svc: Service, onProgress?: (line: string) => void): Promise<void> {
   const lbName = loadBalancerName(inputs.guestClusterName!, inputs.namespace, inputs.name, String(svc.metadata.uid ?? ''));
-  const timeoutMs = parseDuration(inputs.timeouts.delete) ?? 300_000;
+  const deleteMs = timeoutMs(inputs.timeouts, 'delete');
   await guest.services.delete(inputs.name, { namespace: inputs.namespace, owner: lbOwner(inputs.name) });
-  await waitForDeletion<Service>({ resource: guest.services, namespace: inputs.namespace, name: inputs.name, timeoutMs, timeoutOption: 'timeouts.delete', what: `guest Service ${inputs.namespace}/${inputs.name} to be deleted`, onProgress });
+  await waitForDeletion<Service>({ resource: guest.services, namespace: inputs.namespace, name: inputs.name, timeoutMs: deleteMs, timeoutOption: 'timeouts.delete', what: `guest Service ${inputs.namespace}/${inputs.name} to be deleted`, onProgress });
   await waitForDeletion<LoadBalancer>({
     resource: harvester.loadBalancers,
     namespace: inputs.cloudProviderNamespace,
     name: lbName,
-    timeoutMs,
+    timeoutMs: deleteMs,
     timeoutOption: 'timeouts.delete',
     what: `LoadBalancer ${inputs.cloudProviderNamespace}/${lbName} (made by the guest's cloud provider) to be deleted`,
     onProgress,

@@ -15,7 +15,7 @@ import { waitForDeletion } from '../../await';
 import type { LoadBalancer, Service } from '../../client/objects';
 import { isOwnedBy } from '../../client/ownership';
 import { driftValue, stableStringify } from '../../core/hash';
-import { parseRef } from '../../core/object-ref';
+import { parseRef, qualify, spellLike } from '../../core/object-ref';
 import { reconciledProvider, type ReconcilerOptions } from '../../core/reconciler/reconciler';
 import type { ManagedResource, ResourceContext } from '../../core/reconciler/resource';
 import { timeoutMs } from '../../core/timeouts';
@@ -52,13 +52,13 @@ function recordedInputsOf(recorded: Partial<Outputs>): Record<string, unknown> {
 async function guestFailures(ctx: ResourceContext, inputs: Inputs): Promise<CheckFailure[]> {
   const version = await onCluster('guestKubeconfig', async () => guestVersion(await guestOf(ctx, inputs), inputs));
   const refusal = inputs.healthCheck ? healthCheckRefusal(version) : undefined;
-  return refusal ? [{ property: 'healthCheck', reason: `healthCheck: ${refusal}` }] : [];
+  return refusal ? [{ property: 'healthCheck', reason: refusal }] : [];
 }
 
 async function networkFailures(ctx: ResourceContext, inputs: Inputs): Promise<CheckFailure[]> {
   if (!inputs.network) return [];
-  const ref = parseRef(inputs.network, inputs.namespace);
-  return (await ctx.client.networks.get(ref.name, ref.namespace)) ? [] : [{ property: 'network', reason: `network: VM network ${inputs.network} does not exist: name an existing NetworkAttachmentDefinition` }];
+  const ref = parseRef(inputs.network, inputs.workloadType === 'cluster' ? inputs.cloudProviderNamespace : inputs.namespace);
+  return (await ctx.client.networks.get(ref.name, ref.namespace)) ? [] : [{ property: 'network', reason: `VM network ${inputs.network} does not exist: name an existing NetworkAttachmentDefinition` }];
 }
 
 /**
@@ -70,7 +70,7 @@ async function networkFailures(ctx: ResourceContext, inputs: Inputs): Promise<Ch
 async function poolServingFailures(ctx: ResourceContext, inputs: Record<string, unknown>, inProgram: ReadonlySet<string>): Promise<CheckFailure[]> {
   if (inputs.workloadType !== 'vm' || inputs.ipam !== 'pool' || inputs.ipPool !== undefined || inProgram.has('ipPool')) return [];
   const requirement = {
-    network: isUnknown(inputs.network) ? undefined : ((inputs.network as string | undefined) ?? ''),
+    network: isUnknown(inputs.network) || isUnknown(inputs.namespace) ? undefined : inputs.network ? qualify(inputs.network as string, inputs.namespace as string) : '',
     namespace: isUnknown(inputs.namespace) ? undefined : (inputs.namespace as string),
   };
   let pools;
@@ -85,7 +85,7 @@ async function poolServingFailures(ctx: ResourceContext, inputs: Record<string, 
   const namespace = requirement.namespace ?? 'its namespace';
   return [{
     property: 'ipPool',
-    reason: `ipPool: no IP pool would serve this load balancer, so up would wait out timeouts.create for an address ("no matched IPPool"): with ipPool unset, Harvester takes the highest-priority pool whose selector names ${network} and whose scope covers namespace ${namespace}, else the global pool, and the cluster has neither. Create such a pool (a HarvesterIPPool in this program counts), set ipPool to an existing one, or use ipam "dhcp"`,
+    reason: `no IP pool would serve this load balancer, so up would wait out timeouts.create for an address ("no matched IPPool"): with ipPool unset, Harvester takes the highest-priority pool whose selector names ${network} and whose scope covers namespace ${namespace}, else the global pool, and the cluster has neither. Create such a pool (a HarvesterIPPool in this program counts), set ipPool to an existing one, or use ipam "dhcp"`,
   }];
 }
 
@@ -118,10 +118,10 @@ export const loadBalancerResource: ManagedResource<Inputs, Outputs, ObservedLoad
     if (!inputs) return poolServingFailures(ctx, { workloadType: 'vm', ipam: 'pool', namespace: 'default', ...raw }, inProgram);
     if (inputs.workloadType === 'cluster') return [...(await guestFailures(ctx, inputs)), ...(await networkFailures(ctx, inputs))];
     const out = [...(await networkFailures(ctx, inputs)), ...(await poolServingFailures(ctx, inputs, inProgram))];
-    if (!(await ctx.client.namespaces.get(inputs.namespace))) out.push({ property: 'namespace', reason: `namespace: namespace ${inputs.namespace} does not exist: create it, or choose an existing one` });
+    if (!(await ctx.client.namespaces.get(inputs.namespace))) out.push({ property: 'namespace', reason: `namespace ${inputs.namespace} does not exist: create it, or choose an existing one` });
     // A pool this program creates does not exist yet at preview; up checks again once it does.
     if (inputs.ipPool && !inProgram.has('ipPool') && !(await ctx.client.ipPools.get(inputs.ipPool))) {
-      out.push({ property: 'ipPool', reason: `ipPool: IPPool ${inputs.ipPool} does not exist: create it (a HarvesterIPPool), or leave ipPool out to let Harvester choose` });
+      out.push({ property: 'ipPool', reason: `IPPool ${inputs.ipPool} does not exist: create it (a HarvesterIPPool), or leave ipPool out to let Harvester choose` });
     }
     return out;
   },
@@ -136,9 +136,11 @@ export const loadBalancerResource: ManagedResource<Inputs, Outputs, ObservedLoad
   },
 
   liveInputs(live, recorded) {
-    if (live.shape === 'vm') return liveInputs(live.lb);
+    if (live.shape === 'vm') return liveInputs(live.lb, recorded);
     // The Service records its own fields; the rest (the guest's connection, names) are the recorded inputs.
-    return { ...recordedInputsOf(recorded), description: undefined, network: undefined, podSelector: undefined, healthCheck: undefined, ...serviceInputs(live.svc) } as Partial<Inputs>;
+    const service = serviceInputs(live.svc);
+    if (service.network) service.network = spellLike(service.network, recorded.network, recorded.cloudProviderNamespace);
+    return { ...recordedInputsOf(recorded), description: undefined, network: undefined, podSelector: undefined, healthCheck: undefined, ...service } as Partial<Inputs>;
   },
   drift(recorded, live, now) {
     if (live.shape === 'vm') return driftOf(recorded, live.lb);

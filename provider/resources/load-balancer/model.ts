@@ -1,15 +1,15 @@
 /**
  * The HarvesterLoadBalancer inputs and outputs: the one source of truth (types, check, schema.json, docs/resources).
  * A Harvester load balancer (`loadbalancer.harvesterhci.io/v1beta1`, workloadType vm) gives VMs selected by
- * labels an address from an IP pool or from DHCP (harvester-api.md §C.1, §C.3, §C.4).
+ * labels an address from an IP pool or from DHCP (docs/design/harvester-load-balancer.md).
  */
 import { z } from 'zod';
 import { connectionInputs } from '../../core/connection-inputs';
-import { DURATION_PATTERN } from '../../core/duration';
+import { referenceInput } from '../../core/object-ref';
+import { timeoutsInput } from '../../core/timeouts';
 import { inputsFlagged } from '../../core/input-flags';
 
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
-const NAMESPACED = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?\/[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/;
 const port = (what: string) => z.number().int().min(1, { error: `${what} must be 1–65535` }).max(65535, { error: `${what} must be 1–65535` });
 
 export const listenerSchema = z.strictObject({
@@ -43,48 +43,50 @@ export const loadBalancerSchema = z.strictObject({
     'Where the address comes from: an IP pool, or DHCP on the VM network. Default "pool". Harvester refuses changing it in place, so a change ' +
       'replaces the load balancer (the old one is deleted first and its address released).',
   ),
-  ipPool: z.string().max(63).regex(DNS_LABEL, { error: 'must be an IPPool name' }).optional().meta({ references: 'HarvesterIPPool' }).describe(
+  ipPool: z.string().max(63).regex(DNS_LABEL, { error: 'must be an IPPool name' }).optional().meta({ references: 'HarvesterIPPool', variant: 'vm' }).describe(
     'IP pool to take the address from (ipam "pool"). Default: chosen as Harvester chooses — pools whose selector matches the network and ' +
       'namespace, highest priority first, the global pool last. A change moves the address to the new pool in place.',
   ),
-  network: z.string().regex(NAMESPACED, { error: 'must be a VM network as "namespace/name", e.g. "default/vm-net"' }).optional().describe(
-    'VM network of the backends ("namespace/name"); pools with a matching selector.network are preferred. Default none. A change updates in place.',
+  network: referenceInput('VM network', 'default/vm-net').optional().describe(
+    'VM network of the backends ("namespace/name", or a bare name in the load balancer\'s namespace; for workloadType "cluster", in ' +
+      'cloudProviderNamespace, where the Harvester side is made); pools with a matching selector.network are preferred. Default none. ' +
+      'A change updates in place.',
   ),
-  workloadType: z.enum(['vm', 'cluster']).default('vm').meta({ replaceOnChanges: true }).describe(
+  workloadType: z.enum(['vm', 'cluster']).default('vm').meta({ replaceOnChanges: true, discriminator: true }).describe(
     '"vm": a Harvester load balancer in front of VMs (listeners, backendServerSelector). "cluster": a Service of type LoadBalancer in a guest ' +
       'cluster (guestKubeconfig, guestClusterName, ports, podSelector), for which the guest\'s Harvester cloud provider makes the Harvester load ' +
       'balancer; `name`/`namespace` are then the Service\'s. Default "vm". A change replaces the resource (Harvester refuses it in place).',
   ),
-  listeners: z.array(listenerSchema).min(1, { error: 'must list at least one listener, e.g. [{ name: "http", port: 80, backendPort: 8080 }]' }).optional().describe(
+  listeners: z.array(listenerSchema).min(1, { error: 'must list at least one listener, e.g. [{ name: "http", port: 80, backendPort: 8080 }]' }).optional().meta({ variant: 'vm', required: true }).describe(
     'workloadType "vm": ports the load balancer serves. Names, protocol:port and protocol:backendPort must be unique. Required for "vm". A change updates in place.',
   ),
-  backendServerSelector: z.record(z.string(), z.array(z.string()).min(1)).optional().describe(
+  backendServerSelector: z.record(z.string(), z.array(z.string()).min(1)).optional().meta({ variant: 'vm', required: true }).describe(
     'workloadType "vm": labels selecting the backend VMs (each key: one of these values), e.g. a HarvesterMachinePool\'s `backendSelector` output. ' +
       'Required for "vm". A change updates in place.',
   ),
-  waitForBackends: z.boolean().default(true).describe(
+  waitForBackends: z.boolean().default(true).meta({ variant: 'vm' }).describe(
     'workloadType "vm": wait until the load balancer is Ready — a running backend behind it — before create and update are done. ' +
       'false: done once the address is allocated, for a control plane whose backends are made after it, from its address ' +
       '(Harvester\'s controller reports "no running backend servers" until then). Default true. A change updates nothing on the cluster.',
   ),
-  guestKubeconfig: z.string().min(1).optional().meta({ secret: true }).describe(
+  guestKubeconfig: z.string().min(1).optional().meta({ secret: true, variant: 'cluster', required: true }).describe(
     'workloadType "cluster": kubeconfig (YAML or a path) of the guest cluster the Service lives in. Secret. Required for "cluster". Not part of the diff.',
   ),
-  guestContext: z.string().min(1).optional().describe('workloadType "cluster": context of guestKubeconfig. Default: its current-context.'),
+  guestContext: z.string().min(1).optional().meta({ variant: 'cluster' }).describe('workloadType "cluster": context of guestKubeconfig. Default: its current-context.'),
   guestClusterName: z.string().min(1).max(63).optional().describe(
     'workloadType "cluster": the cluster name the guest\'s Harvester cloud provider runs with (its --cluster-name; Rancher sets the cluster\'s name). ' +
       'Required for "cluster". A change replaces the resource.',
-  ).meta({ replaceOnChanges: true }),
+  ).meta({ replaceOnChanges: true, variant: 'cluster', required: true }),
   ports: z.array(z.strictObject({
     name: z.string().min(1).max(63).regex(DNS_LABEL, { error: 'must be a lower-case DNS label, e.g. "https"' }).describe('Port name. Required.'),
     port: port('port').describe('Service port (1–65535). Required.'),
     targetPort: port('targetPort').optional().describe('Pod port. Default: the same as port.'),
     protocol: z.enum(['TCP', 'UDP']).default('TCP').describe('Protocol. Default "TCP".'),
-  })).min(1, { error: 'must list at least one port, e.g. [{ name: "https", port: 443 }]' }).optional().describe(
+  })).min(1, { error: 'must list at least one port, e.g. [{ name: "https", port: 443 }]' }).optional().meta({ variant: 'cluster', required: true }).describe(
     'workloadType "cluster": ports of the Service. Required for "cluster". A change updates in place.',
   ),
-  podSelector: z.record(z.string(), z.string()).optional().describe('workloadType "cluster": the Service\'s pod selector. Default none. A change updates in place.'),
-  guestCloudProviderVersion: z.string().regex(/^v?\d+\.\d+\.\d+([-+][0-9A-Za-z.+-]*)?$/, { error: 'must be a version such as "v0.2.7"' }).optional().describe(
+  podSelector: z.record(z.string(), z.string()).optional().meta({ variant: 'cluster' }).describe('workloadType "cluster": the Service\'s pod selector. Default none. A change updates in place.'),
+  guestCloudProviderVersion: z.string().regex(/^v?\d+\.\d+\.\d+([-+][0-9A-Za-z.+-]*)?$/, { error: 'must be a version such as "v0.2.7"' }).optional().meta({ variant: 'cluster' }).describe(
     'workloadType "cluster": version of the guest\'s Harvester cloud provider. Default: read from the image of Deployment kube-system/harvester-cloud-provider.',
   ),
   cloudProviderNamespace: z.string().max(63).regex(DNS_LABEL).default('default').describe(
@@ -94,11 +96,14 @@ export const loadBalancerSchema = z.strictObject({
     'TCP health check of the backends. For "cluster" it becomes the cloudprovider.harvesterhci.io/healthcheck-* annotations, which only the guest\'s ' +
       'cloud provider below v0.2.0 reads (port: a Service port); with v0.2.0+ it is refused (use readiness probes). Default none. A change updates in place.',
   ),
-  timeouts: z.strictObject({
-    create: z.string().regex(DURATION_PATTERN).default('5m').describe('Until an address is allocated and the load balancer is Ready. Default "5m".'),
-    update: z.string().regex(DURATION_PATTERN).default('5m').describe('Until it is Ready again. Default "5m".'),
-    delete: z.string().regex(DURATION_PATTERN).default('5m').describe('Until it is gone and its address released. Default "5m".'),
-  }).default({ create: '5m', update: '5m', delete: '5m' }).describe('Bounds of every wait. Default 5m each.'),
+  timeouts: timeoutsInput(
+    {
+      create: ['5m', 'Until an address is allocated and the load balancer is Ready.'],
+      update: ['5m', 'Until it is Ready again.'],
+      delete: ['5m', 'Until it is gone and its address released.'],
+    },
+    'Bounds of every wait. Default 5m each.',
+  ),
 });
 
 export type LoadBalancerInputs = z.output<typeof loadBalancerSchema>;

@@ -6,6 +6,7 @@ import type { LoadBalancer } from '../../client/objects';
 import { stampOwnership, type OwnerIdentity } from '../../client/ownership';
 import { driftValue, stableStringify } from '../../core/hash';
 import { changedKeys } from '../../core/imported';
+import { qualify, spellLike } from '../../core/object-ref';
 import { HEALTH_CHECK_DEFAULTS, REPLACE_INPUTS, type LoadBalancerInputs, type LoadBalancerOutputs } from './model';
 
 export const RESOURCE_TYPE = 'load-balancer';
@@ -38,7 +39,8 @@ export function desiredSpec(inputs: SpecInputs): Spec {
 
 export function desiredLoadBalancer(inputs: LoadBalancerInputs): LoadBalancer {
   const annotations: Record<string, string> = {};
-  if (inputs.network) annotations[NETWORK_ANNOTATION] = inputs.network;
+  // Harvester matches this annotation against IP pools' selector.network: always "namespace/name".
+  if (inputs.network) annotations[NETWORK_ANNOTATION] = qualify(inputs.network, inputs.namespace);
   return stampOwnership(
     { apiVersion: API_VERSION, kind: 'LoadBalancer', metadata: { name: inputs.name, namespace: inputs.namespace, annotations }, spec: desiredSpec(inputs) },
     lbOwner(inputs.name),
@@ -46,7 +48,7 @@ export function desiredLoadBalancer(inputs: LoadBalancerInputs): LoadBalancer {
 }
 
 /** The live object as inputs; Harvester's mutator defaults on the health check read back as the model's defaults. */
-export function liveInputs(lb: LoadBalancer): SpecInputs {
+export function liveInputs(lb: LoadBalancer, recorded?: Pick<SpecInputs, 'network'>): SpecInputs {
   const spec = lb.spec ?? {};
   const out: SpecInputs = {
     ipam: spec.ipam === 'dhcp' ? 'dhcp' : 'pool',
@@ -66,13 +68,13 @@ export function liveInputs(lb: LoadBalancer): SpecInputs {
     };
   }
   const network = lb.metadata.annotations?.[NETWORK_ANNOTATION];
-  if (network) out.network = network;
+  if (network) out.network = spellLike(network, recorded?.network, lb.metadata.namespace);
   return out;
 }
 
 export function driftOf(recorded: SpecInputs, live: LoadBalancer): string[] {
   const now = liveInputs(live);
-  const annotations: Record<string, string> = recorded.network ? { [NETWORK_ANNOTATION]: recorded.network } : {};
+  const annotations: Record<string, string> = recorded.network ? { [NETWORK_ANNOTATION]: qualify(recorded.network, live.metadata.namespace) } : {};
   const was = liveInputs({ ...live, metadata: { ...live.metadata, annotations }, spec: desiredSpec(recorded) });
   const id = `LoadBalancer ${live.metadata.namespace}/${live.metadata.name}`;
   return SPEC_FIELDS.filter((f) => stableStringify(now[f]) !== stableStringify(was[f])).map(

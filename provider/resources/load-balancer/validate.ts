@@ -1,21 +1,25 @@
 /**
  * check's pure rules for a load balancer, mirroring the LoadBalancer webhook (load-balancer-harvester
- * pkg/webhook/loadbalancer/validator.go; harvester-api.md §C.3) so a bad one is refused at preview, on its field:
- * unique listener names, protocol:port and protocol:backendPort; a health-check port that is a TCP listener's
- * backendPort; an ipPool only with ipam "pool".
+ * pkg/webhook/loadbalancer/validator.go; docs/design/harvester-load-balancer.md §"The LoadBalancer webhook") so a
+ * bad one is refused at preview, on its field: unique listener names, protocol:port and protocol:backendPort; a
+ * health-check port that is a TCP listener's backendPort; an ipPool only with ipam "pool".
  */
 import { formatPath } from '../../core/input-errors';
 import type { CheckFailure } from '../../core/types';
 import { isUnknown } from '../../core/unknowns';
 import { validateWithModel } from '../../core/validate-model';
+import { inputVariants } from '../../core/input-flags';
 import { SECRET_INPUTS, loadBalancerSchema } from './model';
+
+/** The inputs of each workload type, from the model. */
+const VARIANTS = inputVariants(loadBalancerSchema)!;
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 export function crossFieldFailures(user: Obj): CheckFailure[] {
   const out: CheckFailure[] = [];
-  const fail = (property: string, reason: string) => out.push({ property, reason: `${property}: ${reason}` });
+  const fail = (property: string, reason: string) => out.push({ property, reason });
   const listeners = Array.isArray(user.listeners) ? user.listeners.filter(isObj) : [];
   const seen = new Map<string, number>();
   listeners.forEach((l, i) => {
@@ -48,12 +52,11 @@ export function crossFieldFailures(user: Obj): CheckFailure[] {
   }
   const cluster = user.workloadType === 'cluster';
   if (!isUnknown(user.workloadType)) {
-    const own = cluster ? ['guestKubeconfig', 'guestClusterName', 'ports'] : ['listeners', 'backendServerSelector'];
-    const foreign = cluster
-      ? ['listeners', 'backendServerSelector', 'ipPool']
-      : ['guestKubeconfig', 'guestContext', 'guestClusterName', 'ports', 'podSelector', 'guestCloudProviderVersion'];
+    // Which inputs each workload type takes and needs: the model's variant marks (the SDK's Args union reads them too).
     const type = cluster ? 'cluster' : 'vm';
-    for (const key of own) if (user[key] === undefined) fail(key, `is required with workloadType "${type}"${cluster ? '' : ' (the default)'}`);
+    const own = VARIANTS.variants[type];
+    const foreign = Object.entries(VARIANTS.variants).filter(([t]) => t !== type).flatMap(([, v]) => v.only);
+    for (const key of own.required) if (user[key] === undefined) fail(key, `is required with workloadType "${type}"${cluster ? '' : ' (the default)'}`);
     for (const key of foreign) {
       if (user[key] === undefined) continue;
       fail(key, cluster

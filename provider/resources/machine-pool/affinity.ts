@@ -1,5 +1,6 @@
 /**
- * Affinity of the pool's VMs, as the node driver builds it (harvester-api.md §A.9) plus zone pinning:
+ * Affinity of the pool's VMs, as the node driver builds it (docs/design/harvester-vms.md §"Affinity") plus zone
+ * pinning:
  * 1. No raw `affinity` → the driver's default: preferred (weight 100) pod anti-affinity across hosts for
  *    every node-driver VM (selector `harvesterhci.io/creator Exists`).
  * 2. Raw `affinity` → used as given; if it has pod (anti-)affinity, the driver's weight-1 anti-affinity

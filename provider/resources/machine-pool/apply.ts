@@ -7,10 +7,10 @@
  * - ensureSecret: a kept VM's cloud-init Secret created when missing, its data written back when it differs.
  * - create: the cloud-init Secret first (so a VM never boots on a Secret we do not own), then the VM, then
  *   the Secret's ownerReference to the VM (garbage-collected with it, as the node driver's Secret is,
- *   harvester-api.md §A.4).
+ *   docs/design/harvester-vms.md §"Create order").
  * - delete: with volumeDeletion "delete", first the annotation harvesterhci.io/removedPersistentVolumeClaims
  *   naming the VM's own (non-hot-plugged) claims, which Harvester's VM controller deletes with the VM
- *   (§A.12); then a foreground delete.
+ *   (docs/design/harvester-vms.md §"Delete"); then a foreground delete.
  * - patch: user labels/annotations, merge-patched in place (null removes a key).
  */
 import type { HarvesterClient } from '../../client/harvester-client';

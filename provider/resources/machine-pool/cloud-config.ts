@@ -1,7 +1,7 @@
 /**
  * Cloud-init user data for the pool's VMs. Harvester learns a bridged VM's IP address only from
- * qemu-guest-agent, and the node driver stopped injecting it in v0.6.3 (harvester-api.md §A.8, §A.10;
- * harvester/harvester#7018), so by default we make sure the cloud-config installs and starts it.
+ * qemu-guest-agent, and the node driver stopped injecting it in v0.6.3 (docs/design/harvester-vms.md §"Cloud-init",
+ * §"Readiness"; harvester/harvester#7018), so by default we make sure the cloud-config installs and starts it.
  *
  * The merge works on the parsed YAML document (packages, runcmd, ssh_authorized_keys), never by string
  * append, and keeps the user's comments and order. Messages never quote the user data: it is secret.

@@ -19,7 +19,7 @@ import type { MachinePoolContext } from './desired';
 import {
   clusterNetworkUnreachable, diskTooSmall, imageIsIso, imageMissing, imageNotReady, keyPairMissing, keyPairNotValidated, namespaceMissing, networkMissing, zoneMissing,
 } from './errors';
-import { qualify, splitRef } from './refs';
+import { parseRef, qualify } from '../../core/object-ref';
 
 type Obj = Record<string, unknown>;
 
@@ -91,7 +91,7 @@ export async function checkAgainstCluster(client: HarvesterClient, raw: Obj, inP
     const image = ref(disk?.image);
     if (!image) return;
     const property = `disks[${i}].image`;
-    const [ins, iname] = splitRef(image, 'default');
+    const { namespace: ins, name: iname } = parseRef(image);
     tasks.push(client.images.get(iname, ins).then((img) => {
       if (!img) return void missing(imageMissing(property, image));
       const iso = isoEvidence(img);
@@ -110,7 +110,7 @@ export async function checkAgainstCluster(client: HarvesterClient, raw: Obj, inP
   networks.forEach((n, i) => {
     const net = ref(n?.network);
     if (!net) return;
-    const [nns, nname] = splitRef(net, 'default');
+    const { namespace: nns, name: nname } = parseRef(net);
     tasks.push(client.networks.get(nname, nns).then(async (nad) => {
       if (!nad) return void missing(networkMissing(`networks[${i}].network`, net));
       // Harvester pins VMs of this network to hosts labelled network.harvesterhci.io/<cluster network>=true.
@@ -123,7 +123,7 @@ export async function checkAgainstCluster(client: HarvesterClient, raw: Obj, inP
   keys.forEach((k, i) => {
     const kp = ref(k);
     if (!kp) return;
-    const [kns, kname] = splitRef(kp, 'default');
+    const { namespace: kns, name: kname } = parseRef(kp);
     tasks.push(client.keyPairs.get(kname, kns).then((pair) => {
       if (!pair) return void missing(keyPairMissing(`sshKeys[${i}]`, kp));
       const validated = pair.status?.conditions?.find((c) => c.type === 'validated')?.status === 'True';

@@ -1,8 +1,8 @@
 /**
  * Pure: the objects a machine pool should consist of, from its inputs and what observe resolved from the
  * cluster (image storage classes, key pair public keys). Mirrors the VirtualMachine the node driver
- * builds (harvester-api.md §A.5–§A.8) so Harvester's controllers and the cloud provider treat our VMs as
- * guest nodes.
+ * builds (docs/design/harvester-vms.md) so Harvester's controllers and the cloud provider treat our VMs as guest
+ * nodes.
  *
  * Naming: VMs `<name>-<index>`; cloud-init Secret `<vm>-cloudinit` (rendered `userdata`, `networkdata`, and the
  * userData input as written, see USER_DATA_INPUT_KEY); PVCs `<vm>-disk-<i>-<suffix>`. The PVC
@@ -19,7 +19,7 @@ import {
   type PoolIdentity,
 } from './labels';
 import type { MachinePoolInputs } from './model';
-import { qualify } from './refs';
+import { qualify } from '../../core/object-ref';
 import { assignZones } from './zones';
 
 /** What observe resolved from the cluster for building the VMs. */

@@ -7,7 +7,7 @@
 import { stableStringify } from '../../core/hash';
 import { sameQuantity } from '../../core/quantity';
 import { machinePoolSchema, type DiskInputs, type NetworkInputs } from './model';
-import { qualify, sameRef } from './refs';
+import { qualify, sameRef } from '../../core/object-ref';
 
 function sameDisks(a: DiskInputs[] | undefined, b: DiskInputs[] | undefined, ns: string): boolean {
   const x = a ?? [];

@@ -5,8 +5,8 @@
  */
 import { ProviderError } from '../../core/errors';
 import type { CheckFailure } from '../../core/types';
+import { failure } from '../../core/input-errors';
 
-const failure = (property: string, reason: string): CheckFailure => ({ property, reason: `${property}: ${reason}` });
 
 /** namespaceMissing: the pool's namespace does not exist. */
 export function namespaceMissing(namespace: string): CheckFailure {

@@ -1,9 +1,9 @@
 /**
  * Labels and annotations on the pool's objects.
  *
- * Driver-compatible labels (harvester-api.md §A.5, checklist F.1) go on the VM and its template (so on the
- * VMI): Harvester's load balancer, topology sync, cleanup and the guest cluster's cloud provider all key on
- * them. Ownership labels mark the objects as ours: nothing without them is ever modified or deleted.
+ * Driver-compatible labels (docs/design/harvester-vms.md §"Labels and annotations") go on the VM and its template
+ * (so on the VMI): Harvester's load balancer, topology sync, cleanup and the guest cluster's cloud provider all key
+ * on them. Ownership labels mark the objects as ours: nothing without them is ever modified or deleted.
  */
 import { type OwnerIdentity, isLabelValue, ownerLabels, ownerSelector } from '../../client/ownership';
 
@@ -25,7 +25,7 @@ export const RESOURCE_TYPE = 'machine-pool';
 /** Our per-VM label holding the stable pool index. */
 export const POOL_INDEX_LABEL = 'harvester-iac.io/pool-index';
 
-/** Annotations Harvester reads or writes on VMs (harvester-api.md §A.5, §A.6, §A.12). */
+/** Annotations Harvester reads or writes on VMs (docs/design/harvester-vms.md §"Labels and annotations"). */
 export const HARVESTER_ANNOTATIONS = {
   volumeClaimTemplates: 'harvesterhci.io/volumeClaimTemplates',
   sshNames: 'harvesterhci.io/sshNames',

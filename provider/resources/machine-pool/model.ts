@@ -1,13 +1,13 @@
 /**
  * The HarvesterMachinePool inputs: the one source of truth. TypeScript types are inferred from it, `check`
- * validates with it, and a later issue generates schema.json and docs from the `.describe()` texts (each
- * states the default and whether a change replaces the pool) and `.meta()` flags (`secret`,
- * `replaceOnChanges`). Defaults follow docker-machine-driver-harvester (harvester-api.md §A.1).
+ * validates with it, and a later issue generates schema.json and docs from the `.describe()` texts (each states the
+ * default and whether a change replaces the pool) and `.meta()` flags (`secret`, `replaceOnChanges`). Defaults
+ * follow docker-machine-driver-harvester (docs/design/harvester-vms.md §"Node driver defaults").
  */
 import { z } from 'zod';
 import { connectionInputs } from '../../core/connection-inputs';
 import { LABEL_VALUE_PATTERN } from '../../client/ownership';
-import { DURATION_PATTERN } from '../../core/duration';
+import { timeoutsInput } from '../../core/timeouts';
 import { inputsFlagged } from '../../core/input-flags';
 import { QUANTITY_PATTERN, parseQuantity } from '../../core/quantity';
 import { nodeAffinitySchema, podAffinitySchema } from './affinity-schema';
@@ -28,9 +28,7 @@ const quantity = (what: string) =>
 const ref = (kind: string) =>
   z.string().regex(OBJECT_REF, { error: `must name a ${kind} as "name" or "namespace/name" (lower-case DNS names)` });
 
-const duration = (fallback: string, what: string) =>
-  z.string().regex(DURATION_PATTERN, { error: 'must be a duration such as "90s", "10m" or "1h30m"' }).default(fallback)
-    .describe(`How long ${what} may take before it fails with a WaitTimeout error. Default "${fallback}".`);
+const waitsFor = (what: string) => `How long ${what} may take before it fails with a WaitTimeout error.`;
 
 const intOrPercent = (fallback: number, what: string) =>
   z.union([z.number().int().min(0), z.string().regex(PERCENT_OR_INT)], {
@@ -159,11 +157,14 @@ export const machinePoolSchema = z.strictObject({
     'What happens to a VM\'s volumes when the VM is removed (scale-down, rolling, destroy): "delete" (default, as the node driver) ' +
       'or "retain". A change takes effect on the next removal.',
   ),
-  timeouts: z.strictObject({
-    create: duration('15m', 'creating the pool (every VM Running with an IPv4 address)'),
-    update: duration('30m', 'an update (scaling and rolling)'),
-    delete: duration('10m', 'destroying the pool'),
-  }).default({ create: '15m', update: '30m', delete: '10m' }).describe('Timeouts of create, update and delete. A change does not touch VMs.'),
+  timeouts: timeoutsInput(
+    {
+      create: ['15m', waitsFor('creating the pool (every VM Running with an IPv4 address)')],
+      update: ['30m', waitsFor('an update (scaling and rolling)')],
+      delete: ['10m', waitsFor('destroying the pool')],
+    },
+    'Timeouts of create, update and delete. A change does not touch VMs.',
+  ),
 });
 
 /** Inputs after defaults (what the handlers work with). */

@@ -1,12 +1,12 @@
 /**
- * Drift normalisation: compares a live VirtualMachine with the one we would build for it, reporting only
- * real differences, each named by the input it comes from. Fields Harvester and KubeVirt add never count:
- * the live spec is pruned to the shape we send (pulumi-kubernetes pruneLiveState), after removing what
- * lands inside fields we do set (hot-plugged volumes, the management-network affinity term). Known server
- * additions (harvester-api.md §A.5): annotations mac-address, vmRunStrategy, kubevirt.io/*; finalizers;
- * resources.requests, memory.guest, cpu.maxSockets, terminationGracePeriodSeconds, architecture, machine
- * type, interface macAddress, the mgmt nodeAffinity term. Quantities compare by value, references
- * qualified, JSON annotations parsed.
+ * Drift normalisation: compares a live VirtualMachine with the one we would build for it, reporting only real
+ * differences, each named by the input it comes from. Fields Harvester and KubeVirt add never count: the live spec
+ * is pruned to the shape we send (pulumi-kubernetes pruneLiveState), after removing what lands inside fields we do
+ * set (hot-plugged volumes, the management-network affinity term). Known server additions
+ * (docs/design/harvester-vms.md §"What Harvester and KubeVirt add"): annotations mac-address, vmRunStrategy,
+ * kubevirt.io/*; finalizers; resources.requests, memory.guest, cpu.maxSockets, terminationGracePeriodSeconds,
+ * architecture, machine type, interface macAddress, the mgmt nodeAffinity term. Quantities compare by value,
+ * references qualified, JSON annotations parsed.
  */
 import type { VirtualMachine } from '../../client/objects';
 import { describeValue } from '../../core/input-errors';

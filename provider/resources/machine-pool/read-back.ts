@@ -18,7 +18,7 @@ import type { AffinityInputs, DiskInputs, NetworkInputs } from './model';
 import { get } from './normalize';
 import { isInitMachine } from './desired';
 import type { MachinePoolOutputs } from './outputs';
-import { qualify, spellLike } from './refs';
+import { qualify, spellLike } from '../../core/object-ref';
 
 type Obj = Record<string, unknown>;
 

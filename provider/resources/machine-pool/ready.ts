@@ -4,7 +4,7 @@
  * 2. the VMI is scheduled on a host (phase Scheduled or later);
  * 3. the VMI is Running;
  * 4. its first NIC (nic-0) reports an IPv4 address (harvester.go GetIP strips any /prefix and requires IPv4).
- *    For bridged Multus NICs only qemu-guest-agent reports it (harvester-api.md §A.10).
+ *    For bridged Multus NICs only qemu-guest-agent reports it (docs/design/harvester-vms.md §"Readiness").
  * The first check not met is the VM's progress line (pulumi-kubernetes checker style). A Failed VMI is
  * not final: with RerunOnFailure KubeVirt starts a new one, so it is reported and awaited.
  */

@@ -35,7 +35,7 @@ const knownKeys = schemaKeys(machinePoolSchema);
 /** crossFieldFailures checks the rules that involve more than one field (on the raw inputs). */
 export function crossFieldFailures(raw: Obj): CheckFailure[] {
   const out: CheckFailure[] = [];
-  const fail = (property: string, reason: string) => out.push({ property, reason: `${property}: ${reason}` });
+  const fail = (property: string, reason: string) => out.push({ property, reason });
   const disks = raw.disks;
   if (Array.isArray(disks)) {
     const first = disks[0];

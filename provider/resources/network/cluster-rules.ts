@@ -10,8 +10,8 @@ import type { CheckFailure } from '../../core/types';
 import type { NetworkInputs } from './model';
 import { liveConfig, liveInputs } from './plan';
 import { networkUsers } from './users';
+import { failure as fail } from '../../core/input-errors';
 
-const fail = (property: string, reason: string): CheckFailure => ({ property, reason: `${property}: ${reason}` });
 const EXCLUSIVE_VLAN = 'storage-network.settings.harvesterhci.io/exclusivevlan';
 const MATCHED_NODES = 'network.harvesterhci.io/matched-nodes';
 

@@ -5,7 +5,8 @@
  * - converge: the NAD as the Harvester UI writes it with our ownership labels, or a merge patch of what differs on
  *   ours; then a watch until Harvester's network controller has labelled it and, for an auto route on a VLAN,
  *   learnt the route.
- * - remove: refused, naming them, while VMs use the network (Harvester's rules N22/N23); then waits until gone.
+ * - remove: refused, naming them, while VMs use the network (Harvester's rules N22/N23,
+ *   docs/design/harvester-networks.md); then waits until gone.
  */
 import type { NetworkAttachmentDefinition } from '../../client/objects';
 import { isOwnedBy } from '../../client/ownership';

@@ -1,12 +1,13 @@
 /**
- * The HarvesterNetwork inputs and outputs: the one source of truth (types, check, schema.json, README).
- * A Harvester VM network is a `k8s.cni.cncf.io/v1` NetworkAttachmentDefinition whose CNI config bridges VM NICs
- * onto a cluster network's bridge `<clusterNetwork>-br`, tagged with a VLAN or untagged, shaped as the Harvester
- * UI writes it (research harvester-supporting-kinds.md §3.1; harvester-network-controller pkg/utils/nad.go).
+ * The HarvesterNetwork inputs and outputs: the one source of truth (types, check, schema.json, README). A Harvester
+ * VM network is a `k8s.cni.cncf.io/v1` NetworkAttachmentDefinition whose CNI config bridges VM NICs onto a cluster
+ * network's bridge `<clusterNetwork>-br`, tagged with a VLAN or untagged, shaped as the Harvester UI writes it
+ * (docs/design/harvester-networks.md §"The NetworkAttachmentDefinition"; harvester-network-controller
+ * pkg/utils/nad.go).
  */
 import { z } from 'zod';
 import { connectionInputs } from '../../core/connection-inputs';
-import { DURATION_PATTERN } from '../../core/duration';
+import { timeoutsInput } from '../../core/timeouts';
 import { inputsFlagged } from '../../core/input-flags';
 
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
@@ -46,11 +47,14 @@ export const networkSchema = z.strictObject({
   route: routeSchema.default({ mode: 'auto' }).describe(
     'How Harvester learns the VLAN\'s subnet and gateway (annotation network.harvesterhci.io/route; VLAN networks only). Default { mode: "auto" }. A change updates in place.',
   ),
-  timeouts: z.strictObject({
-    create: z.string().regex(DURATION_PATTERN).default('2m').describe('Until Harvester\'s network controller has labelled the network (and, for an auto route, learnt it). Default "2m".'),
-    update: z.string().regex(DURATION_PATTERN).default('2m').describe('The same after an update. Default "2m".'),
-    delete: z.string().regex(DURATION_PATTERN).default('2m').describe('Until the network is gone. Default "2m".'),
-  }).default({ create: '2m', update: '2m', delete: '2m' }).describe('Bounds of every wait. Default 2m each.'),
+  timeouts: timeoutsInput(
+    {
+      create: ['2m', 'Until Harvester\'s network controller has labelled the network (and, for an auto route, learnt it).'],
+      update: ['2m', 'The same after an update.'],
+      delete: ['2m', 'Until the network is gone.'],
+    },
+    'Bounds of every wait. Default 2m each.',
+  ),
 });
 
 export type NetworkInputs = z.output<typeof networkSchema>;

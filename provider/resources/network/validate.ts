@@ -1,8 +1,8 @@
 /**
- * check's pure rules for a VM network, mirroring what Harvester's network webhook refuses (research
- * harvester-supporting-kinds.md §3.2 N7, N12-N14, N19) plus what the apiserver refuses on labels, each on its
- * input with the fix. The zod model holds the VLAN range (N7) and the cluster network's name length (N13: the
- * bridge name `<clusterNetwork>-br` is at most 15). Rules needing the cluster run in handlers.ts.
+ * check's pure rules for a VM network, mirroring what Harvester's network webhook refuses
+ * (docs/design/harvester-networks.md §"NAD rules": N7, N12-N14, N19) plus what the apiserver refuses on labels,
+ * each on its input with the fix. The zod model holds the VLAN range (N7) and the cluster network's name length
+ * (N13: the bridge name `<clusterNetwork>-br` is at most 15). Rules needing the cluster run in handlers.ts.
  */
 import { formatPath } from '../../core/input-errors';
 import { parseCidr, parseIPv4 } from '../../core/ipv4';
@@ -21,7 +21,7 @@ function labelFailures(labels: Obj): CheckFailure[] {
   const out: CheckFailure[] = [];
   for (const [key, value] of Object.entries(labels)) {
     const at = formatPath(['labels', key]);
-    const fail = (reason: string) => out.push({ property: at, reason: `${at}: ${reason}` });
+    const fail = (reason: string) => out.push({ property: at, reason });
     const reserved = RESERVED_LABEL_PREFIXES.find((p) => key.startsWith(p));
     if (reserved) {
       fail(`keys starting with "${reserved}" belong to Harvester's network controller or to this provider: use another key`);
@@ -41,7 +41,7 @@ function labelFailures(labels: Obj): CheckFailure[] {
 /** N19 and the route's shape: manual needs a CIDR and a gateway; auto learns them; untagged networks have no route. */
 function routeFailures(route: Obj, tagged: boolean): CheckFailure[] {
   const out: CheckFailure[] = [];
-  const fail = (field: string, reason: string) => out.push({ property: `route.${field}`, reason: `route.${field}: ${reason}` });
+  const fail = (field: string, reason: string) => out.push({ property: `route.${field}`, reason });
   const mode = route.mode ?? 'auto';
   if (isUnknown(mode)) return out;
   if (!tagged) {

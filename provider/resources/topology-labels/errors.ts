@@ -7,8 +7,8 @@ import { ProviderError } from '../../core/errors';
 import type { CheckFailure } from '../../core/types';
 import { OWNER_ANNOTATION, TOPOLOGY_KEYS } from './model';
 import { liveValue, type LiveHost } from './plan';
+import { failure } from '../../core/input-errors';
 
-const failure = (property: string, reason: string): CheckFailure => ({ property, reason: `${property}: ${reason}` });
 
 /** hostMissing: a host of the inputs is not a Node of the Harvester cluster. */
 export function hostMissing(host: string, known: string[]): CheckFailure {

@@ -1,10 +1,10 @@
 /**
  * Guest verification: each guest node mapped to its VM and host the way the Harvester cloud provider does it
- * (harvester-api.md §B.4, cloud-provider-harvester pkg/cloud-controller-manager/instance.go): the VM is the one
- * named like the node in the guest's namespace (providerID `harvester://<vm uid>` confirms it), its host is
- * the VMI's status.nodeName, and the region/zone it should carry are that host's labels, which Harvester
- * copies to the VMI annotations (only for node-driver VMIs, only on a VMI change) and the cloud provider
- * copies to the node. Reads only; the wait watches the guest's Nodes.
+ * (docs/design/guest-cloud-provider.md §"Nodes and VMs", cloud-provider-harvester
+ * pkg/cloud-controller-manager/instance.go): the VM is the one named like the node in the guest's namespace
+ * (providerID `harvester://<vm uid>` confirms it), its host is the VMI's status.nodeName, and the region/zone it
+ * should carry are that host's labels, which Harvester copies to the VMI annotations (only for node-driver VMIs,
+ * only on a VMI change) and the cloud provider copies to the node. Reads only; the wait watches the guest's Nodes.
  */
 import { waitFor } from '../../await/awaiter';
 import type { Clock } from '../../await/clock';

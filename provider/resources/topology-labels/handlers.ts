@@ -17,7 +17,7 @@ import type { ManagedResource, ResourceContext } from '../../core/reconciler/res
 import type { CheckFailure } from '../../core/types';
 import { containsUnknown, isUnknown } from '../../core/unknowns';
 import { onCluster } from '../../core/unreachable';
-import { parseDuration } from '../../core/duration';
+import { parseDuration } from '../../await/duration';
 import { applyHost, type HostStep } from './apply';
 import { diffInputs } from './diff';
 import { claimedByOther, guestRefused, hostMissing } from './errors';
@@ -115,7 +115,8 @@ export const topologyLabelsResource: ManagedResource<Inputs, Outputs, ObservedTo
       const ours = new Set([raw.name, recorded.name].filter((n) => typeof n === 'string'));
       for (const name of Object.keys(raw.hosts)) {
         const host = hosts.get(name);
-        // A host removed from the cluster later is reported by read/update, not by check of unchanged inputs (trap 10).
+        // A host removed from the cluster later is reported by read/update, not by check of unchanged inputs (trap 10 of
+        // docs/design/dynamic-host-contract.md).
         if (!host) {
           if (!(isObj(recorded.hosts) && name in recorded.hosts)) failures.push(hostMissing(name, [...hosts.keys()].sort()));
         } else {

@@ -6,12 +6,12 @@
  *
  * Only `topology.kubernetes.io/region` and `topology.kubernetes.io/zone` exist here: they are the host labels
  * Harvester copies onto node-driver VMIs and the Harvester cloud provider puts on guest nodes
- * (harvester/harvester#1418, harvester-api.md §B.5).
+ * (harvester/harvester#1418, docs/design/guest-cloud-provider.md §"Topology labels").
  */
 import { z } from 'zod';
 import { connectionInputs } from '../../core/connection-inputs';
 import { LABEL_VALUE_PATTERN } from '../../client/ownership';
-import { DURATION_PATTERN } from '../../core/duration';
+import { DURATION_PATTERN } from '../../await/duration';
 import { inputsFlagged } from '../../core/input-flags';
 
 /** The host label keys this resource manages, by input name. */

@@ -25,7 +25,7 @@ const FULL_KEYS = new Map<string, string>(KEY_NAMES.map((k) => [TOPOLOGY_KEYS[k]
 /** The rules the model cannot state: per-host keys other than region/zone (with why), and empty hosts. */
 export function crossFieldFailures(raw: Obj): CheckFailure[] {
   const out: CheckFailure[] = [];
-  const fail = (property: string, reason: string) => out.push({ property, reason: `${property}: ${reason}` });
+  const fail = (property: string, reason: string) => out.push({ property, reason });
   if (!isObj(raw.hosts)) return out;
   for (const [host, entry] of Object.entries(raw.hosts)) {
     const at = formatPath(['hosts', host]);

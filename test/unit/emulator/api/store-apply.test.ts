@@ -139,7 +139,8 @@ describe('ObjectStore server-side apply', () => {
     const st = store.patch(vmKind, 'default', 'v1', 'apply', vmManifest({ status: { ready: true }, spec: { running: false } }), { fieldManager: 'ctl', subresource: 'status' }).object;
     assert.deepEqual(st.status, { ready: true });
     assert.deepEqual(st.spec, { running: true });
-    assert.deepEqual(managers(st), ['user:Apply', 'ctl:Apply/status']);
+    // Served as the apiserver sorts them (sortEncodedManagedFields): operation, time, then manager name.
+    assert.deepEqual(managers(st), ['ctl:Apply/status', 'user:Apply']);
     expectStatus(() => store.patch(vmKind, 'default', 'nope', 'apply', vmManifest({ metadata: { name: 'nope' } }), { fieldManager: 'ctl', subresource: 'status' }), 404);
   });
 
@@ -148,5 +149,25 @@ describe('ObjectStore server-side apply', () => {
     const out = store.patch(lbKind, 'default', 'lb1', 'apply', manifest({ ipam: 'dhcp' }), { fieldManager: 'k', dryRun: true });
     assert.equal(out.created, true);
     assert.equal(store.get(lbKind, 'default', 'lb1'), undefined);
+  });
+
+  // structured-merge-diff merge/update.go: prune keeps what any manager, Apply or Update, still owns, and
+  // conflicts are exact paths another manager owns among those the apply adds or modifies.
+  it('a field the applier drops stays while an Update manager owns it', () => {
+    const { store } = newStore();
+    store.patch(lbKind, 'default', 'lb1', 'apply', manifest({ ipam: 'dhcp', description: 'd' }), { fieldManager: 'k' });
+    store.patch(lbKind, 'default', 'lb1', 'merge', { spec: { description: 'edited' } }, { fieldManager: 'kubectl-edit' });
+    const out = store.patch(lbKind, 'default', 'lb1', 'apply', manifest({ ipam: 'dhcp' }), { fieldManager: 'k' }).object;
+    assert.deepEqual(out.spec, { ipam: 'dhcp', description: 'edited' });
+    assert.deepEqual(managers(out), ['k:Apply', 'kubectl-edit:Update']);
+  });
+
+  it('owning a map (".") is no claim on a new key inside it: adding a label beside an Update manager is no conflict', () => {
+    const { store } = newStore();
+    store.create(lbKind, { ...manifest({ ipam: 'dhcp' }), metadata: { name: 'lb1', namespace: 'default', labels: { a: '1' } } } as unknown as KubeObject, { fieldManager: 'creator' });
+    const out = store.patch(lbKind, 'default', 'lb1', 'apply', manifest({ ipam: 'dhcp' }, { labels: { b: '2' } }), { fieldManager: 'k' }).object;
+    assert.deepEqual(out.metadata.labels, { a: '1', b: '2' });
+    const e = expectStatus(() => store.patch(lbKind, 'default', 'lb1', 'apply', manifest({ ipam: 'dhcp' }, { labels: { a: '9' } }), { fieldManager: 'k' }), 409, 'Conflict');
+    assert.equal(e.message, 'Apply failed with 1 conflict: conflict with "creator" using loadbalancer.harvesterhci.io/v1beta1: .metadata.labels.a');
   });
 });

@@ -16,8 +16,8 @@ describe('kind registry', () => {
 
     it('answers undefined for what it does not serve', () => {
       assert.equal(registry.byKind('loadbalancer.harvesterhci.io/v1alpha1', 'LoadBalancer'), undefined);
-      assert.equal(registry.byKind('v1', 'Pod'), undefined);
-      assert.equal(registry.byResource('', 'v1', 'pods'), undefined);
+      assert.equal(registry.byKind('v1', 'ReplicationController'), undefined);
+      assert.equal(registry.byResource('', 'v1', 'replicationcontrollers'), undefined);
       assert.equal(registry.byResource('kubevirt.io', 'v1', 'VirtualMachine'), undefined, 'plural, not kind');
     });
   });
@@ -57,6 +57,9 @@ describe('kind registry', () => {
       ['secret', true, false, false, true, true, []],
       ['configMap', true, false, false, true, true, ['cm']],
       ['persistentVolumeClaim', true, true, false, true, true, ['pvc']],
+      ['pod', true, true, false, true, true, ['po']],
+      ['event', true, false, false, true, true, ['ev']],
+      ['resourceQuota', true, true, false, true, true, ['quota']],
       ['storageClass', false, false, false, true, true, ['sc']],
       ['virtualMachine', true, true, true, false, false, ['vm', 'vms']],
       ['virtualMachineInstance', true, true, true, false, false, ['vmi', 'vmis']],

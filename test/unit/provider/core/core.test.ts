@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { z } from 'zod';
-import { formatDuration, parseDuration } from '../../../../provider/core/duration';
-import { closest, formatPath, inputErrorMap, issuesToFailures, unchangedReferencesDropped } from '../../../../provider/core/input-errors';
+import { formatDuration, parseDuration } from '../../../../provider/await/duration';
+import { closest, formatFailure, formatPath, inputErrorMap, issuesToFailures, unchangedReferencesDropped } from '../../../../provider/core/input-errors';
 import { diffPaths, pruneLive } from '../../../../provider/core/prune';
 import { formatBytes, parseQuantity, sameQuantity } from '../../../../provider/core/quantity';
 import { UNKNOWN, containsUnknown, unknownAlong } from '../../../../provider/core/unknowns';
@@ -34,18 +34,28 @@ describe('provider/core', () => {
       const failures = issuesToFailures(parsed.error!.issues, raw, { secretInputs: ['userData'], knownKeys: () => ['cpu', 'userData', 'mode', 'n'] });
       const byProperty = Object.fromEntries(failures.map((f) => [f.property, f.reason]));
       assert.deepEqual(Object.keys(byProperty).sort(), ['cpu', 'cpus', 'mode', 'userData']);
-      assert.match(byProperty.cpu, /^cpu: must be at least 1 \(got 0\)/);
+      assert.match(byProperty.cpu, /^must be at least 1 \(got 0\)/, 'the reason does not repeat its property');
+      assert.equal(formatFailure(failures.find((f) => f.property === 'cpu')!), 'cpu: must be at least 1 (got 0)');
       assert.match(byProperty.mode, /must be one of "a", "b" \(got "c"\)/);
-      assert.match(byProperty.cpus, /did you mean "cpu"/);
+      assert.match(byProperty.cpus, /^unknown property; did you mean "cpu"/);
+      for (const f of failures) assert.ok(!f.reason.startsWith(f.property), `${f.property}'s reason repeats it: ${f.reason}`);
       assert.ok(!JSON.stringify(failures).includes('super-secret-value'));
     });
 
     it('drops cluster failures only while every input is unchanged (connection settings aside); any change or a create keeps them', () => {
-      const failures = [{ property: 'sshKeys[0]', reason: 'sshKeys[0]: KeyPair gone' }, { property: '', reason: 'about the whole resource' }];
+      const failures = [{ property: 'sshKeys[0]', reason: 'KeyPair gone' }, { property: '', reason: 'about the whole resource' }];
       const olds = { name: 'p', count: 1, sshKeys: ['k'], kubeconfig: 'a', __provider: 'x' };
       assert.deepEqual(unchangedReferencesDropped(failures, olds, { count: 1, name: 'p', sshKeys: ['k'], kubeconfig: 'b', context: 'c' }), [failures[1]]);
       assert.deepEqual(unchangedReferencesDropped(failures, olds, { ...olds, count: 3 }), failures, 'a count change updates, so the reference is needed');
       assert.deepEqual(unchangedReferencesDropped(failures, {}, olds), failures, 'a create');
+    });
+
+    it('formats a failure as "property: reason" once; a sentence about its input and a failure on no property as they are', () => {
+      assert.equal(formatFailure({ property: 'count', reason: 'must be a number' }), 'count: must be a number');
+      assert.equal(formatFailure({ property: 'disks[0].size', reason: 'must be a quantity' }), 'disks[0].size: must be a quantity');
+      assert.equal(formatFailure({ property: 'userData', reason: 'userData is not valid YAML' }), 'userData is not valid YAML');
+      assert.equal(formatFailure({ property: 'kubeconfig', reason: "kubeconfig's context x does not exist" }), "kubeconfig's context x does not exist");
+      assert.equal(formatFailure({ property: '', reason: 'about the whole resource' }), 'about the whole resource');
     });
 
     it('suggests only close names', () => {

@@ -1,8 +1,8 @@
 /**
  * The objects and documents GuestClusterCredentials makes, pinned field by field against what Harvester's generator
- * makes (research note guest-cluster-credentials.md; harvester/harvester pkg/api/kubeconfig/generate_handler.go):
- * names (wrangler SafeConcatName), owner references, role refs, subjects, the token Secret's type and annotations,
- * the kubeconfig's shape and the cloud-init write_files.
+ * makes (docs/design/guest-cloud-provider.md §"Its credentials"; harvester/harvester
+ * pkg/api/kubeconfig/generate_handler.go): names (wrangler SafeConcatName), owner references, role refs, subjects,
+ * the token Secret's type and annotations, the kubeconfig's shape and the cloud-init write_files.
  */
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';

@@ -18,9 +18,9 @@ describe('HarvesterIPPool: check rules (the IPPool webhook mirrored at preview)'
     ['a gateway outside the subnet', { subnet: '10.0.0.0/24', gateway: '10.0.9.1', rangeStart: '10.0.0.10' }, 'ranges[0].gateway', /outside subnet/],
     ['a malformed address', { subnet: '10.0.0.0/24', rangeStart: '10.0.0.300' }, 'ranges[0].rangeStart', /not an IPv4 address/],
     ['a range of the default gateway alone', { subnet: '10.0.0.0/24', rangeStart: '10.0.0.1', rangeEnd: '10.0.0.1' }, 'ranges[0]',
-      /^ranges\[0\]: 10\.0\.0\.1-10\.0\.0\.1 hands out no address: 10\.0\.0\.1 is the default gateway \(the subnet's first address\), which Harvester skips: widen the range, or set gateway/],
+      /^10\.0\.0\.1-10\.0\.0\.1 hands out no address: 10\.0\.0\.1 is the default gateway \(the subnet's first address\), which Harvester skips: widen the range, or set gateway/],
     ['an address given for a /31', { subnet: '10.0.0.4/31', rangeStart: '10.0.0.4' }, 'ranges[0].rangeStart',
-      /^ranges\[0\]\.rangeStart: 10\.0\.0\.4 is the subnet's network address, which Harvester refuses in a range: leave it out: Harvester takes no address given for a \/31, and by default hands out 10\.0\.0\.4 alone$/],
+      /^10\.0\.0\.4 is the subnet's network address, which Harvester refuses in a range: leave it out: Harvester takes no address given for a \/31, and by default hands out 10\.0\.0\.4 alone$/],
   ];
   for (const [label, range, property, reason] of table) {
     it(`refuses ${label} on ${property}`, () => {
@@ -61,7 +61,7 @@ describe('HarvesterIPPool: check rules (the IPPool webhook mirrored at preview)'
     const inputs = validateInputs({ name: 'p', ranges: [{ subnet: '10.0.0.0/24' }], selector: { scope: [{ namespace: 'team' }] } }).inputs!;
     assert.deepEqual(conflictsWithOthers(inputs, [other]), [{
       property: 'selector.scope[0]',
-      reason: 'selector.scope[0]: {project *, namespace team, guestCluster *} is also in the scope of IPPool team-pool, and both pools have priority 0 on no network (the webhook refuses two pools a load balancer would match alike): set a non-zero selector.priority, unique among pools, or a scope IPPool team-pool does not cover',
+      reason: '{project *, namespace team, guestCluster *} is also in the scope of IPPool team-pool, and both pools have priority 0 on no network (the webhook refuses two pools a load balancer would match alike): set a non-zero selector.priority, unique among pools, or a scope IPPool team-pool does not cover',
     }]);
   });
 

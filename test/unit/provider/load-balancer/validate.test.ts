@@ -16,9 +16,9 @@ describe('HarvesterLoadBalancer check: listeners and the health check', () => {
   it('names the first holder of a duplicate listener name, port or backendPort, with the fix', () => {
     const f = failuresOf(vm({ listeners: [listener('a', 80, 8080), listener('a', 80, 8080)] }));
     assert.deepEqual(f, {
-      'listeners[1].name': 'listeners[1].name: name "a" is already used by listeners[0] (the webhook refuses duplicates): choose another',
-      'listeners[1].port': 'listeners[1].port: TCP port 80 is already used by listeners[0] (the webhook refuses duplicates): choose another',
-      'listeners[1].backendPort': 'listeners[1].backendPort: TCP backendPort 8080 is already used by listeners[0] (the webhook refuses duplicates): choose another',
+      'listeners[1].name': 'name "a" is already used by listeners[0] (the webhook refuses duplicates): choose another',
+      'listeners[1].port': 'TCP port 80 is already used by listeners[0] (the webhook refuses duplicates): choose another',
+      'listeners[1].backendPort': 'TCP backendPort 8080 is already used by listeners[0] (the webhook refuses duplicates): choose another',
     });
   });
 
@@ -32,7 +32,7 @@ describe('HarvesterLoadBalancer check: listeners and the health check', () => {
   ];
   for (const [label, listeners, reason] of hcCases) {
     it(`refuses a health check on ${label}`, () => {
-      assert.equal(failuresOf(vm({ listeners, healthCheck: { port: 7000 } }))['healthCheck.port'], `healthCheck.port: ${reason}`);
+      assert.equal(failuresOf(vm({ listeners, healthCheck: { port: 7000 } }))['healthCheck.port'], reason);
     });
   }
 
@@ -46,39 +46,39 @@ describe('HarvesterLoadBalancer check: listeners and the health check', () => {
   });
 
   it('refuses an ipPool with ipam "dhcp", with both ways out', () => {
-    assert.equal(failuresOf(vm({ ipam: 'dhcp', ipPool: 'p' })).ipPool, 'ipPool: is set but ipam is "dhcp", which takes no pool: remove ipPool, or set ipam to "pool"');
+    assert.equal(failuresOf(vm({ ipam: 'dhcp', ipPool: 'p' })).ipPool, 'is set but ipam is "dhcp", which takes no pool: remove ipPool, or set ipam to "pool"');
     assert.deepEqual(crossFieldFailures(vm({ ipam: 'dhcp', ipPool: UNKNOWN })), []);
   });
 
   it('refuses an empty backendServerSelector, pointing at a machine pool\'s output', () => {
     assert.equal(failuresOf(vm({ backendServerSelector: {} })).backendServerSelector,
-      'backendServerSelector: is empty, so it would select no VM: give labels of the backends, e.g. a HarvesterMachinePool\'s backendSelector output');
+      'is empty, so it would select no VM: give labels of the backends, e.g. a HarvesterMachinePool\'s backendSelector output');
   });
 });
 
 describe('HarvesterLoadBalancer check: inputs of each workload type', () => {
   it('requires the vm inputs, saying vm is the default', () => {
     assert.deepEqual(failuresOf({ name: 'web' }), {
-      listeners: 'listeners: is required with workloadType "vm" (the default)',
-      backendServerSelector: 'backendServerSelector: is required with workloadType "vm" (the default)',
+      listeners: 'is required with workloadType "vm" (the default)',
+      backendServerSelector: 'is required with workloadType "vm" (the default)',
     });
   });
 
   it('requires the cluster inputs', () => {
     assert.deepEqual(failuresOf({ name: 'web', workloadType: 'cluster' }), {
-      guestKubeconfig: 'guestKubeconfig: is required with workloadType "cluster"',
-      guestClusterName: 'guestClusterName: is required with workloadType "cluster"',
-      ports: 'ports: is required with workloadType "cluster"',
+      guestKubeconfig: 'is required with workloadType "cluster"',
+      guestClusterName: 'is required with workloadType "cluster"',
+      ports: 'is required with workloadType "cluster"',
     });
   });
 
   it('refuses each cluster input on a vm load balancer, and each vm input on a cluster one, with the fix', () => {
     const clusterOnly = ['guestKubeconfig', 'guestContext', 'guestClusterName', 'ports', 'podSelector', 'guestCloudProviderVersion'];
     const f = failuresOf(vm(Object.fromEntries(clusterOnly.map((k) => [k, 'x']))));
-    assert.deepEqual(f, Object.fromEntries(clusterOnly.map((k) => [k, `${k}: belongs to workloadType "cluster" (a guest-cluster Service): remove it, or set workloadType to "cluster"`])));
+    assert.deepEqual(f, Object.fromEntries(clusterOnly.map((k) => [k, `belongs to workloadType "cluster" (a guest-cluster Service): remove it, or set workloadType to "cluster"`])));
     const g = failuresOf(cluster({ listeners: [], backendServerSelector: { a: ['b'] }, ipPool: 'p' }));
     const why = 'is not used with workloadType "cluster": the guest\'s Harvester cloud provider makes the load balancer from the Service (ports, podSelector) and Harvester chooses the pool; remove';
-    assert.deepEqual(g, Object.fromEntries(['listeners', 'backendServerSelector', 'ipPool'].map((k) => [k, `${k}: ${why} ${k}`])));
+    assert.deepEqual(g, Object.fromEntries(['listeners', 'backendServerSelector', 'ipPool'].map((k) => [k, `${why} ${k}`])));
   });
 
   it('judges nothing by workload type while it is unknown', () => {
@@ -88,7 +88,7 @@ describe('HarvesterLoadBalancer check: inputs of each workload type', () => {
   it('refuses a cluster health check on a port the Service lacks, listing its ports', () => {
     const ports = [{ name: 'https', port: 443 }, { name: 'http', port: 80 }];
     assert.equal(failuresOf(cluster({ ports, healthCheck: { port: 8443 } }))['healthCheck.port'],
-      'healthCheck.port: 8443 is not a port of the Service: the cloud provider maps the health-check port to a Service port\'s nodePort; use one of 443, 80');
+      '8443 is not a port of the Service: the cloud provider maps the health-check port to a Service port\'s nodePort; use one of 443, 80');
     assert.deepEqual(crossFieldFailures(cluster({ ports, healthCheck: { port: 80 } })), [], 'any of the ports will do');
     assert.deepEqual(crossFieldFailures(cluster({ ports, healthCheck: { port: UNKNOWN } })), []);
     assert.deepEqual(crossFieldFailures(cluster({ ports: [{ name: 'x', port: UNKNOWN }], healthCheck: { port: 80 } })), []);

@@ -17,7 +17,7 @@ describe('HarvesterNetwork check: a route on an untagged network is refused on t
     it(`${JSON.stringify(route)} without vlan: refused on ${property}`, async () => {
       const r = await network.check({}, { name: 'untagged', route });
       assert.deepEqual(r.failures?.map((f) => f.property), [property]);
-      assert.match(r.failures![0].reason, new RegExp(`^${property.replace('.', '\\.')}: a route applies to VLAN networks only`));
+      assert.match(r.failures![0].reason, /^a route applies to VLAN networks only/);
     });
   }
 });

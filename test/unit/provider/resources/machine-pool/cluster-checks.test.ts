@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import type { HarvesterClient } from '../../../../../provider/client/harvester-client';
 import { UNKNOWN } from '../../../../../provider/core/unknowns';
+import { formatFailure } from '../../../../../provider/core/input-errors';
 import { checkAgainstCluster, isoEvidence } from '../../../../../provider/resources/machine-pool/cluster-checks';
 import { plannedNameConflicts, previewNameConflicts } from '../../../../../provider/resources/machine-pool/name-conflicts';
 import { ownershipLabels } from '../../../../../provider/resources/machine-pool/labels';
-import { spellLike } from '../../../../../provider/resources/machine-pool/refs';
+import { spellLike } from '../../../../../provider/core/object-ref';
 
 // checkAgainstCluster against an in-memory client: the emulator tests cover the happy paths, these the verdicts.
 type Obj = { metadata: { name?: string; namespace?: string; labels?: Record<string, string> }; [k: string]: unknown };
@@ -25,7 +26,8 @@ function client(c: { images?: Obj[]; keyPairs?: Obj[]; networks?: Obj[]; nodes?:
   } as unknown as HarvesterClient;
 }
 const image = (name: string, status: Record<string, unknown>, extra: Partial<Obj> = {}): Obj => ({ metadata: { name, namespace: 'default' }, spec: {}, status, ...extra });
-const reasons = async (c: HarvesterClient, raw: Record<string, unknown>) => (await checkAgainstCluster(c, raw)).failures.map((f) => f.reason);
+/** Each failure as the user reads it, "property: reason" (formatFailure): a reason repeating its property would print it twice. */
+const reasons = async (c: HarvesterClient, raw: Record<string, unknown>) => (await checkAgainstCluster(c, raw)).failures.map(formatFailure);
 
 describe('machine-pool cluster checks', () => {
   it('tells why an image is not ready yet', async () => {
@@ -67,7 +69,7 @@ describe('machine-pool cluster checks', () => {
     const c = client({ keyPairs });
     const check = await checkAgainstCluster(c, { name: 'p', sshKeys: ['good', 'default/false', 'none', 'nokey', 'gone', UNKNOWN] });
     const notValidated = (i: number, ref: string) => `sshKeys[${i}]: KeyPair ${ref} is not validated by Harvester (condition validated is not True), so its public key cannot be trusted. Fix its spec.publicKey (an OpenSSH public key).`;
-    assert.deepEqual(check.failures.map((f) => f.reason), [notValidated(1, 'default/false'), notValidated(2, 'default/none'), notValidated(3, 'default/nokey'),
+    assert.deepEqual(check.failures.map(formatFailure), [notValidated(1, 'default/false'), notValidated(2, 'default/none'), notValidated(3, 'default/nokey'),
       'sshKeys[4]: KeyPair default/gone does not exist. Create it in Harvester (Advanced → SSH Keys), or fix the name.']);
     assert.deepEqual(check.context.keyPairPublicKeys, { 'default/good': 'ssh-ed25519 AAAA' });
   });
@@ -93,7 +95,7 @@ describe('machine-pool cluster checks', () => {
       secrets: [{ metadata: { name: 'p-1-cloudinit', namespace: 'team' } }],
     });
     const inputs = { name: 'p', namespace: 'team', count: 3 } as never;
-    const got = (await previewNameConflicts(c, inputs, undefined, () => 'x')).map((f) => f.reason);
+    const got = (await previewNameConflicts(c, inputs, undefined, () => 'x')).map(formatFailure);
     assert.equal(got.length, 2, got.join('\n'));
     assert.match(got[0], /^name: Secret team\/p-1-cloudinit already exists/);
     assert.match(got[1], /^name: VirtualMachine team\/p-2 already exists and is not managed by machine pool team\/p \(no labels; no annotations;/);
@@ -105,7 +107,7 @@ describe('machine-pool cluster checks', () => {
     const steps = [{ action: 'create', machine: { name: 'p-0', secret: { metadata: { name: 'p-0-cloudinit' } }, claimNames: [] } }] as never;
     const [f, ...rest] = await plannedNameConflicts(c, desired, steps);
     assert.deepEqual(rest, []);
-    assert.match(f.reason, /^name: Secret team\/p-0-cloudinit already exists and is not managed by machine pool team\/p \(/);
+    assert.match(formatFailure(f), /^name: Secret team\/p-0-cloudinit already exists and is not managed by machine pool team\/p \(/);
   });
 
   it('spells a reference the way the user did: bare in the pool namespace only if they wrote it bare', () => {

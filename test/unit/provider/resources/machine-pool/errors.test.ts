@@ -3,6 +3,7 @@ import {
   imageNotReady, keyPairMissing, keyPairNotValidated, nameTaken, namespaceMissing, networkMissing, readyTimeout, zoneMissing, type NotReadyMachine,
 } from '../../../../../provider/resources/machine-pool/errors';
 import { holderOf } from '../../../../../provider/resources/machine-pool/name-conflicts';
+import { formatFailure } from '../../../../../provider/core/input-errors';
 
 // The full texts are pinned: they are the user's only guide from a failed check or a timeout.
 describe('machine-pool errors', () => {
@@ -21,7 +22,10 @@ describe('machine-pool errors', () => {
       [networkMissing('networks[0].network', 'default/vm-net'), 'networks[0].network',
         'VM network (NetworkAttachmentDefinition) default/vm-net does not exist. Create it in Harvester (Networks → VM Networks), or fix the name.'],
     ];
-    for (const [failure, property, reason] of table) assert.deepEqual(failure, { property, reason: `${property}: ${reason}` });
+    for (const [failure, property, reason] of table) {
+      assert.deepEqual(failure, { property, reason });
+      assert.equal(formatFailure(failure), `${property}: ${reason}`, 'the user reads the property once');
+    }
   });
 
   it('says who holds a taken name (labels with values, annotation keys only) and how to delete or import it', () => {
@@ -30,12 +34,14 @@ describe('machine-pool errors', () => {
       annotations: { 'kubectl.kubernetes.io/last-applied-configuration': '{"secret":1}', 'team.example/owner': 'hunter2', 'team.example/ticket': 'T-1' },
     } });
     const f = nameTaken(holder, 'ns/pool', { 'a/managed-by': 'me', 'a/name': 'pool' });
-    assert.equal(f.reason, 'name: Secret ns/pool-0-cloudinit already exists and is not managed by machine pool ns/pool (labels app=x, tier=db; annotations team.example/owner, team.example/ticket; ' +
+    assert.equal(f.property, 'name');
+    assert.equal(f.reason, 'Secret ns/pool-0-cloudinit already exists and is not managed by machine pool ns/pool (labels app=x, tier=db; annotations team.example/owner, team.example/ticket; ' +
       'it lacks the pool\'s ownership labels), so the pool cannot create the cloud-init Secret of that name, which its VM would boot from; nothing was created. ' +
       'Either delete it if nothing needs it (kubectl delete secret -n ns pool-0-cloudinit), or import it into the pool by giving it the pool\'s ownership labels ' +
       '(kubectl label secret -n ns pool-0-cloudinit a/managed-by=me a/name=pool), after which the pool manages it.');
     const bare = nameTaken(holderOf('VirtualMachine', 'ns', { metadata: { annotations: { 'kubectl.kubernetes.io/last-applied-configuration': '{}' } } }), 'ns/pool', {});
-    assert.match(bare.reason, /^name: VirtualMachine ns\/ already exists and is not managed by machine pool ns\/pool \(no labels; no annotations; it lacks/);
+    assert.equal(bare.property, 'name');
+    assert.match(bare.reason, /^VirtualMachine ns\/ already exists and is not managed by machine pool ns\/pool \(no labels; no annotations; it lacks/);
   });
 
   describe('readyTimeout', () => {

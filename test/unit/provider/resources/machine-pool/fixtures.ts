@@ -1,7 +1,8 @@
 /**
- * Fixtures for the machine-pool unit tests: valid inputs, a resolved context, and `asHarvesterServes`,
- * which adds to a VM what Harvester/KubeVirt add on a real cluster (harvester-api.md §A.5, and the real
- * example virtualmachine_node-driver_gc31-pool1.yaml), so drift normalisation is proven against them.
+ * Fixtures for the machine-pool unit tests: valid inputs, a resolved context, and `asHarvesterServes`, which adds
+ * to a VM what Harvester/KubeVirt add on a real cluster (docs/design/harvester-vms.md
+ * §"What Harvester and KubeVirt add", as seen on a real node-driver VM), so drift normalisation is proven against
+ * them.
  */
 import type { VirtualMachine } from '../../../../../provider/client/objects';
 import type { MachinePoolContext } from '../../../../../provider/resources/machine-pool/desired';

@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import { REDACTED, clearRegisteredSecrets, redact } from '../../../../../provider/client/redact';
 import { createMachinePoolProvider } from '../../../../../provider/resources/machine-pool/handlers';
+import { formatFailure } from '../../../../../provider/core/input-errors';
 
 describe('machine-pool handlers (no cluster)', () => {
   afterEach(() => clearRegisteredSecrets());
@@ -67,9 +68,9 @@ describe('machine-pool handlers (no cluster)', () => {
     const create = await provider.check({}, news);
     assert.deepEqual(update.failures?.map((f) => f.property), ['sshKeys[0]']);
     assert.deepEqual(create.failures, update.failures);
-    assert.match(update.failures![0].reason, /^sshKeys\[0\]: KeyPair default\/unchecked is not validated by Harvester/);
+    assert.match(update.failures![0].reason, /^KeyPair default\/unchecked is not validated by Harvester/);
     const parsed = { ...recorded, ...news, sshKeys: ['unchecked'] };
     const err = await provider.update('default/pool-a', { ...recorded, machines: [] } as never, parsed).then(() => undefined, (e: unknown) => e);
-    assert.ok(err instanceof Error && err.message.includes(update.failures![0].reason), String(err));
+    assert.ok(err instanceof Error && err.message.includes(formatFailure(update.failures![0])), String(err));
   });
 });

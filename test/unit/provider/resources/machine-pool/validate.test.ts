@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { UNKNOWN } from '../../../../../provider/core/unknowns';
 import { validateInputs } from '../../../../../provider/resources/machine-pool/validate';
+import { formatFailure } from '../../../../../provider/core/input-errors';
 import { REPLACE_INPUTS, SECRET_INPUTS } from '../../../../../provider/resources/machine-pool/model';
 
 const valid = {
@@ -99,8 +100,12 @@ describe('machine-pool validateInputs', () => {
     it(`rejects ${name}: ${c.reason}`, () => {
       const r = reasons({ ...valid, ...c.given });
       assert.ok(r[c.property], `no failure on ${c.property}; got ${JSON.stringify(r)}`);
-      assert.match(r[c.property], c.want);
-      assert.ok(r[c.property].startsWith(c.property), 'the reason names its property');
+      const reason = r[c.property];
+      assert.match(reason, c.want);
+      assert.ok(!reason.startsWith(`${c.property}:`), `the reason repeats its property: ${reason}`);
+      // A sentence about its input ("userData is …") names it already; any other reason is printed after its property, once.
+      const sentence = reason.startsWith(`${c.property} `);
+      assert.equal(formatFailure({ property: c.property, reason }), sentence ? reason : `${c.property}: ${reason}`, 'the user reads the property once');
     });
   }
 
@@ -151,8 +156,8 @@ describe('machine-pool validateInputs', () => {
 
   it('explains an invalid label key, and quotes at most 70 characters of a bad label value', () => {
     assert.deepEqual(reasons({ ...valid, labels: { '-bad': 'x', team: 'x'.repeat(100) } }), {
-      'labels["-bad"]': 'labels["-bad"]: key is invalid: its name must be 1–63 characters of letters, digits, "-", "_" or ".", starting and ending with a letter or digit.',
-      'labels["team"]': `labels["team"]: value "${'x'.repeat(70)}" is not a valid label value (at most 63 characters of letters, digits, "-", "_", ".", starting and ending with a letter or digit).`,
+      'labels["-bad"]': 'key is invalid: its name must be 1–63 characters of letters, digits, "-", "_" or ".", starting and ending with a letter or digit.',
+      'labels["team"]': `value "${'x'.repeat(70)}" is not a valid label value (at most 63 characters of letters, digits, "-", "_", ".", starting and ending with a letter or digit).`,
     });
   });
 

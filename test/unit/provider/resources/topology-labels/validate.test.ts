@@ -3,6 +3,7 @@ import { UNKNOWN } from '../../../../../provider/core/unknowns';
 import { diffInputs } from '../../../../../provider/resources/topology-labels/diff';
 import { OUTPUT_ONLY, REPLACE_INPUTS, SECRET_INPUTS } from '../../../../../provider/resources/topology-labels/model';
 import { validateInputs } from '../../../../../provider/resources/topology-labels/validate';
+import { formatFailure } from '../../../../../provider/core/input-errors';
 
 const base = { name: 'site', hosts: { 'harvester-node-0': { zone: 'us-east-1a' } } };
 
@@ -42,21 +43,23 @@ describe('TopologyLabels input validation', () => {
   });
 
   it('needs the guest kubeconfig to wait for the guest', () => {
-    assert.deepEqual(validateInputs({ ...base, waitForGuestSync: true }).failures.map((f) => f.reason), [
+    assert.deepEqual(validateInputs({ ...base, waitForGuestSync: true }).failures.map(formatFailure), [
       'waitForGuestSync: is true but guestKubeconfig is not set: waiting needs the guest cluster. Set guestKubeconfig, or set waitForGuestSync to false.',
     ]);
   });
 
   it('words an empty hosts map, a misspelt input and a bad secret value in full, never quoting the secret', () => {
-    assert.deepEqual(validateInputs({ ...base, hosts: {} }).failures.map((f) => f.reason), ['hosts: is empty: name at least one Harvester host with its region and/or zone.']);
-    assert.match(validateInputs({ ...base, waitForGuestsync: true }).failures[0].reason, /^waitForGuestsync: unknown property; did you mean "waitForGuestSync"\?/);
+    assert.deepEqual(validateInputs({ ...base, hosts: {} }).failures.map(formatFailure), ['hosts: is empty: name at least one Harvester host with its region and/or zone.']);
+    assert.match(formatFailure(validateInputs({ ...base, waitForGuestsync: true }).failures[0]), /^waitForGuestsync: unknown property; did you mean "waitForGuestSync"\?/);
     const secret = validateInputs({ ...base, guestKubeconfig: 12345 }).failures;
-    assert.deepEqual(secret.map((f) => f.reason), ['guestKubeconfig: is invalid (value not shown: it is secret)']);
+    assert.deepEqual(secret.map(formatFailure), ['guestKubeconfig: is invalid (value not shown: it is secret)']);
   });
 
   it('a host entry with an unknown key is refused for that key alone, not also as setting neither region nor zone', () => {
     assert.deepEqual(validateInputs({ ...base, hosts: { h0: { rack: 'r1' } } }).failures.map((f) => f.property), ['hosts.h0.rack']);
-    assert.match(validateInputs({ ...base, hosts: { h0: { zone: undefined } } }).failures[0].reason, /^hosts\.h0: sets neither region nor zone/);
+    const [neither] = validateInputs({ ...base, hosts: { h0: { zone: undefined } } }).failures;
+    assert.equal(neither.property, 'hosts.h0');
+    assert.match(neither.reason, /^sets neither region nor zone/);
   });
 });
 
