@@ -1,5 +1,5 @@
 /**
- * RKE2 versions and the rules a guest cluster's version changes must keep (docs/design/guest-rke2.md §"Upgrades"):
+ * RKE2 versions and the rules a guest cluster's version changes must keep (docs/design/guest-rke2.md §"Rolling"):
  *
  * - a version is `vMAJOR.MINOR.PATCH+rke2rN`, what INSTALL_RKE2_VERSION takes and a Node reports as its kubelet
  *   version;
