@@ -11,7 +11,9 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { KINDS } from '../../emulator/kinds';
+import { createHash } from 'node:crypto';
 import { HarvesterClient } from '../../provider/client/harvester-client';
+import { joinProblem } from '../../provider/resources/guest-cluster-ready/supervisor';
 import { runOperation, type OperationKind } from '../../runner/operations';
 import { repoRoot } from '../../scripts/resource-docs';
 import { startTestEmulator, type TestEmulator } from '../support/emulator-harness';
@@ -30,6 +32,7 @@ describe('example: guest-cluster (3 servers, 2 agents) through the local runner'
   let stateDir: string;
   const lines: string[] = [];
   let kubeconfigPath = '';
+  let endpoint = '';
 
   const run = async (kind: OperationKind, config: Record<string, string> = {}) => {
     const mark = lines.length;
@@ -66,6 +69,7 @@ describe('example: guest-cluster (3 servers, 2 agents) through the local runner'
     assert.ok(nodes.every((n) => n.ready && n.initialised && n.kubeletVersion === 'v1.32.5+rke2r1'), JSON.stringify(nodes));
     assert.deepEqual(nodes.map((n) => n.role).sort(), ['agent', 'agent', 'server', 'server', 'server']);
     assert.match(String(up.outputs.endpoint), /^127\.37\.0\.1\d$/);
+    endpoint = String(up.outputs.endpoint);
     // Agents hold the agent token only; the initialising server alone brings the CA keys.
     for (const secret of (await client.secrets.list({ namespace: 'default', labelSelector: 'app.kubernetes.io/managed-by=harvester-iac' })).items) {
       const userdata = Buffer.from(secret.data?.userdata ?? '', 'base64').toString('utf8');
@@ -104,6 +108,19 @@ describe('example: guest-cluster (3 servers, 2 agents) through the local runner'
     const lbs = (await client.loadBalancers.list({ namespace: 'default' })).items.filter((lb) => lb.metadata.labels?.['cloudprovider.harvesterhci.io/cluster'] === 'demo');
     assert.equal(lbs.length, 1, 'Harvester serves it with a load balancer of the guest cluster');
     assert.equal((await kubectl(['delete', '-f', svc])).code, 0);
+  });
+
+  it('the supervisor, probed as a joining node meets it: the cluster\'s tokens pass, another password is a 401, another CA a hash mismatch', async () => {
+    const secret = (await client.secrets.get('demo-rke2-identity', 'default'))!;
+    const text = (key: string) => Buffer.from(secret.data![key], 'base64').toString('utf8');
+    const hash = createHash('sha256').update(text('server-ca.crt')).digest('hex');
+    const url = `https://${endpoint}:9345`;
+    assert.equal(await joinProblem(url, 'agent', `K10${hash}::node:${text('agent-password')}`), undefined);
+    assert.equal(await joinProblem(url, 'server', `K10${hash}::server:${text('server-password')}`), undefined);
+    assert.match(String(await joinProblem(url, 'agent', `K10${hash}::node:not-the-password`)), /^\[wrong token\] the supervisor refuses its password as user "node" \(401 Unauthorized\)/);
+    assert.match(String(await joinProblem(url, 'server', `K10${hash}::server:${text('agent-password')}`)), /as user "server" \(401/, 'the agent password is not the server\'s');
+    assert.match(String(await joinProblem(url, 'agent', `K10${'0'.repeat(64)}::node:${text('agent-password')}`)), /^\[wrong token\] its CA hash 000000000000… is not the hash of the CA the supervisor serves/);
+    assert.match(String(await joinProblem('https://127.37.0.99:9345', 'agent', 'x')), /^\[supervisor unreachable\] https:\/\/127\.37\.0\.99:9345 does not answer \(ECONNREFUSED\)/);
   });
 
   it('preview says what replaces the whole cluster (its networks) and what updates in place (a pool\'s count)', async () => {
@@ -257,7 +274,8 @@ describe('example: guest-cluster with an agent whose token was corrupted', funct
     const failure = up.errors.find((e) => e.startsWith('bad:')) ?? up.errors.join('\n');
     assert.match(failure, /GuestClusterReady default\/bad: 1 of 3 node\(s\) cannot come up/);
     assert.match(failure, new RegExp(`${CORRUPTED}: \\[wrong token\\] the agent token in its user data \\(Secret default/${CORRUPTED}-cloudinit\\) has another password than this cluster's agent token`));
-    assert.match(failure, /the supervisor confirms: the supervisor refuses its password as user "node" \(401 Unauthorized\)/);
+    // Confirmed at the supervisor when it already answers (the first server may still be installing: the reason stands alone).
+    assert.match(failure, /the supervisor confirms: the supervisor refuses its password as user "node" \(401 Unauthorized\)|the supervisor could not confirm it: \[supervisor unreachable\]/);
     // The emulated node agrees: its join was refused with a 401.
     assert.match(String(t.emulator.rke2!.node('default', CORRUPTED)?.reason), /401/);
     const state = JSON.parse(readFileSync(join(stateDir, 'bad.json'), 'utf8')) as { resources: { type: string; outputs: { drift?: string[] } }[] };
