@@ -748,7 +748,7 @@ export interface HarvesterLoadBalancerVmArgs extends HarvesterLoadBalancerCommon
   }>[]>;
   /** workloadType "vm": labels selecting the backend VMs (each key: one of these values), e.g. a HarvesterMachinePool's `backendSelector` output. Required for "vm". A change updates in place. */
   backendServerSelector: pulumi.Input<Record<string, pulumi.Input<pulumi.Input<string>[]>>>;
-  /** workloadType "vm": wait until the load balancer is Ready — a running backend behind it — before create and update are done. false: done once the address is allocated, for a control plane whose backends are made after it, from its address (Harvester's controller reports "no running backend servers" until then). Default true. A change updates nothing on the cluster. */
+  /** workloadType "vm": wait until the load balancer is Ready — a running backend behind it — before create and update are done. false: done once the address is allocated, for a control plane whose backends are made after it, from its address (Harvester's controller reports "no running backend servers" until then). Default: true (unset). A change updates nothing on the cluster. */
   waitForBackends?: pulumi.Input<boolean>;
 }
 
@@ -815,8 +815,8 @@ export class HarvesterLoadBalancer extends pulumi.dynamic.Resource {
   }[] | undefined>;
   /** workloadType "vm": labels selecting the backend VMs (each key: one of these values), e.g. a HarvesterMachinePool's `backendSelector` output. Required for "vm". A change updates in place. */
   declare readonly backendServerSelector: pulumi.Output<Record<string, string[]> | undefined>;
-  /** workloadType "vm": wait until the load balancer is Ready — a running backend behind it — before create and update are done. false: done once the address is allocated, for a control plane whose backends are made after it, from its address (Harvester's controller reports "no running backend servers" until then). Default true. A change updates nothing on the cluster. */
-  declare readonly waitForBackends: pulumi.Output<boolean>;
+  /** workloadType "vm": wait until the load balancer is Ready — a running backend behind it — before create and update are done. false: done once the address is allocated, for a control plane whose backends are made after it, from its address (Harvester's controller reports "no running backend servers" until then). Default: true (unset). A change updates nothing on the cluster. */
+  declare readonly waitForBackends: pulumi.Output<boolean | undefined>;
   /** workloadType "cluster": kubeconfig (YAML or a path) of the guest cluster the Service lives in. Secret. Required for "cluster". Not part of the diff. */
   declare readonly guestKubeconfig: pulumi.Output<string | undefined>;
   /** workloadType "cluster": context of guestKubeconfig. Default: its current-context. */
