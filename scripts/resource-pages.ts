@@ -84,7 +84,7 @@ function outputsTable(r: Paged): string {
   const onlyOutputs = Object.keys(json.properties ?? {}).filter((k) => !(k in r.inputs.shape));
   const props = Object.fromEntries(onlyOutputs.map((k) => [k, json.properties[k]]));
   return [
-    'Every input is also an output, with its default applied (secret inputs stay secret). Besides them:',
+    'exportName' in r ? 'Every input is also an output, with its default applied (secret inputs stay secret). Besides them:' : 'The component\'s outputs (its Pulumi properties of the same names):',
     '',
     renderPropertiesTable({ ...json, properties: props }, 'Output'),
   ].join('\n');
