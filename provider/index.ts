@@ -59,4 +59,4 @@ export * as networks from './resources/network';
 export * as keyPairs from './resources/key-pair';
 export * as guestClusterIdentities from './resources/guest-cluster-identity';
 export * as guestClusterReadiness from './resources/guest-cluster-ready';
-export * as rke2 from './rke2';
+export * as rke2 from './core/rke2';

@@ -18,7 +18,7 @@
 import * as pulumi from '@pulumi/pulumi';
 import { stableStringify } from '../../provider/core/hash';
 import { backendSelectorOf } from '../../provider/resources/machine-pool/outputs';
-import { renderNodeUserData, type NodeUserData } from '../../provider/rke2/user-data';
+import { renderNodeUserData, type NodeUserData } from '../../provider/core/rke2/user-data';
 import { clusterDnsOf } from '../../provider/resources/guest-cluster-identity/validate';
 import type { NodeStatus } from '../../provider/resources/guest-cluster-ready/model';
 import type { z } from 'zod';

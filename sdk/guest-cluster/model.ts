@@ -10,7 +10,7 @@ import { DURATION_PATTERN } from '../../provider/await/duration';
 import { QUANTITY_PATTERN } from '../../provider/core/quantity';
 import { CNI_PLUGINS } from '../../provider/resources/guest-cluster-identity/model';
 import { nodeStatusSchema } from '../../provider/resources/guest-cluster-ready/model';
-import { RKE2_VERSION_EXAMPLE, RKE2_VERSION_PATTERN } from '../../provider/rke2/versions';
+import { RKE2_VERSION_EXAMPLE, RKE2_VERSION_PATTERN } from '../../provider/core/rke2/versions';
 
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 const CIDR = /^\d{1,3}(\.\d{1,3}){3}\/\d{1,2}$/;

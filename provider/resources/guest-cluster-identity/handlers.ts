@@ -21,7 +21,7 @@ import { reconciledProvider, type ReconcilerOptions } from '../../core/reconcile
 import type { ManagedResource, ResourceContext } from '../../core/reconciler/resource';
 import { timeoutMs } from '../../core/timeouts';
 import { isUnknown } from '../../core/unknowns';
-import { upgradeProblem } from '../../rke2/versions';
+import { upgradeProblem } from '../../core/rke2/versions';
 import { guestClusterIdentityOutputsSchema, guestClusterIdentitySchema, type GuestClusterIdentityInputs as Inputs, type GuestClusterIdentityOutputs as Outputs } from './model';
 import { generatePki, issueAdminCertificate } from './pki';
 import {

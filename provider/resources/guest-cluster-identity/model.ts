@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { connectionInputs } from '../../core/connection-inputs';
 import { inputsFlagged } from '../../core/input-flags';
 import { timeoutsInput } from '../../core/timeouts';
-import { RKE2_VERSION_EXAMPLE, RKE2_VERSION_PATTERN } from '../../rke2/versions';
+import { RKE2_VERSION_EXAMPLE, RKE2_VERSION_PATTERN } from '../../core/rke2/versions';
 
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 const CIDR = /^\d{1,3}(\.\d{1,3}){3}\/\d{1,2}$/;

@@ -14,6 +14,9 @@
  */
 import { createHash, createPrivateKey, createPublicKey, randomBytes, webcrypto } from 'node:crypto';
 import * as x509 from '@peculiar/x509';
+import type { ClusterPki, KeyPairPem } from '../../core/rke2/files';
+
+export type { ClusterPki, KeyPairPem };
 
 // The library's types name the DOM's Crypto; Node's webcrypto is that implementation.
 x509.cryptoProvider.set(webcrypto as unknown as Parameters<typeof x509.cryptoProvider.set>[0]);
@@ -24,26 +27,8 @@ const CA_VALIDITY_DAYS = 3650;
 const EC = { name: 'ECDSA', namedCurve: 'P-256' } as const;
 const SIGNING = { name: 'ECDSA', hash: 'SHA-256' } as const;
 
-/** A certificate and its private key, both PEM. */
-export interface KeyPairPem {
-  cert: string;
-  key: string;
-}
-
-/** The CAs of a cluster, by the name of their file in /var/lib/rancher/rke2/server/tls (etcd ones under etcd/). */
-export interface ClusterCas {
-  server: KeyPairPem;
-  client: KeyPairPem;
-  requestHeader: KeyPairPem;
-  etcdServer: KeyPairPem;
-  etcdPeer: KeyPairPem;
-}
-
-/** Everything secret a cluster is born with. */
-export interface ClusterPki extends ClusterCas {
-  /** The service-account signing key (PKCS#8 PEM). */
-  serviceKey: string;
-}
+/** The CAs of a cluster (every key of ClusterPki but the service key). */
+export type ClusterCas = Omit<ClusterPki, 'serviceKey'>;
 
 /** The prefix of each CA's common name, as k3s names the CAs it generates itself. */
 const CA_PREFIXES: Record<keyof ClusterCas, string> = {

@@ -16,7 +16,7 @@ import { stringify } from 'yaml';
 import type { Secret } from '../../client/objects';
 import { stampOwnership, type OwnerIdentity } from '../../client/ownership';
 import { stableStringify } from '../../core/hash';
-import { pkiFromFiles, renderPkiFiles } from '../../rke2/files';
+import { pkiFromFiles, renderPkiFiles } from '../../core/rke2/files';
 import type { GuestClusterIdentityInputs, GuestClusterIdentityOutputs } from './model';
 import { caHashOf, expiryOf, keyMatches, type ClusterPki, type KeyPairPem } from './pki';
 

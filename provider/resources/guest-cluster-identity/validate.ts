@@ -2,14 +2,14 @@
  * check's pure rules for a guest cluster identity, every failure at once, none repeating its property: the networks
  * are IPv4 CIDRs that do not overlap (pods and services are routed apart), the DNS address is inside the service
  * network, the endpoint is an address or a DNS name, and no agent pool runs ahead of the servers or too far behind
- * (provider/rke2/versions.ts). A version change against the recorded one is checked by the handlers (it needs the
+ * (provider/core/rke2/versions.ts). A version change against the recorded one is checked by the handlers (it needs the
  * recorded state).
  */
 import { cidrContains, cidrSize, formatIPv4, parseCidr, parseIPv4 } from '../../core/ipv4';
 import type { CheckFailure } from '../../core/types';
 import { isUnknown } from '../../core/unknowns';
 import { validateWithModel } from '../../core/validate-model';
-import { agentSkewProblem } from '../../rke2/versions';
+import { agentSkewProblem } from '../../core/rke2/versions';
 import { SECRET_INPUTS, guestClusterIdentitySchema } from './model';
 
 type Obj = Record<string, unknown>;

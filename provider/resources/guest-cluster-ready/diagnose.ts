@@ -14,7 +14,7 @@
 import { parse } from 'yaml';
 import type { HarvesterClient } from '../../client/harvester-client';
 import type { Secret, VirtualMachine } from '../../client/objects';
-import { RKE2_CONFIG_PATH } from '../../rke2/files';
+import { RKE2_CONFIG_PATH } from '../../core/rke2/files';
 import type { GuestClusterReadyInputs, NodeStatus } from './model';
 import { joinProblem, parseToken, servedCaHash } from './supervisor';
 

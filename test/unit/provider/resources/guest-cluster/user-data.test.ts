@@ -1,5 +1,5 @@
 /**
- * The user data GuestCluster gives its nodes (provider/rke2/user-data.ts), read by the emulator's reader of RKE2's
+ * The user data GuestCluster gives its nodes (provider/core/rke2/user-data.ts), read by the emulator's reader of RKE2's
  * first boot (emulator/guest/rke2/user-data.ts, which follows docs/design/guest-rke2.md): the contract both sides
  * keep, and the rules only the provider keeps — the PKI on the initialising server alone, no server token on an agent.
  */
@@ -8,8 +8,8 @@ import { parse } from 'yaml';
 import { readRke2UserData } from '../../../../../emulator/guest/rke2/user-data';
 import { hashCa } from '../../../../../emulator/guest/rke2/token';
 import { caHashOf, generatePki } from '../../../../../provider/resources/guest-cluster-identity/pki';
-import { renderPkiFiles } from '../../../../../provider/rke2/files';
-import { renderNodeUserData, type NodeUserData } from '../../../../../provider/rke2/user-data';
+import { renderPkiFiles } from '../../../../../provider/core/rke2/files';
+import { renderNodeUserData, type NodeUserData } from '../../../../../provider/core/rke2/user-data';
 import { tokenInUserData } from '../../../../../provider/resources/guest-cluster-ready/diagnose';
 
 const HASH = 'a'.repeat(64);

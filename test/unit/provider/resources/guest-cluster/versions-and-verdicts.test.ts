@@ -1,8 +1,8 @@
 /**
- * The upgrade rules of RKE2 versions (provider/rke2/versions.ts) and GuestClusterReady's verdict on each node.
+ * The upgrade rules of RKE2 versions (provider/core/rke2/versions.ts) and GuestClusterReady's verdict on each node.
  */
 import assert from 'node:assert/strict';
-import { agentSkewProblem, upgradeProblem } from '../../../../../provider/rke2/versions';
+import { agentSkewProblem, upgradeProblem } from '../../../../../provider/core/rke2/versions';
 import { allUp, nodeStatuses, progressLine } from '../../../../../provider/resources/guest-cluster-ready/verdict';
 import type { Node, VirtualMachine } from '../../../../../provider/client/objects';
 

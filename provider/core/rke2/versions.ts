@@ -10,7 +10,7 @@
  * - a kubelet must not be newer than the kube-apiserver, and may be at most three minor versions older
  *   (kubernetes.io version-skew-policy; two for kubelets below 1.25): agent pools never run ahead of the servers.
  */
-import { compareVersions, parseVersion, type ParsedVersion } from '../core/versions';
+import { compareVersions, parseVersion, type ParsedVersion } from '../versions';
 
 /** What an RKE2 version looks like, for the inputs' pattern and its message. */
 export const RKE2_VERSION_PATTERN = /^v\d+\.\d+\.\d+\+rke2r\d+$/;

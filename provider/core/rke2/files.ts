@@ -6,7 +6,23 @@
  * createSigningCertKey returns early when both files exist); joining servers get them from the cluster.
  */
 import { parse, stringify } from 'yaml';
-import type { ClusterPki, KeyPairPem } from '../resources/guest-cluster-identity/pki';
+
+/** A certificate and its private key, both PEM. */
+export interface KeyPairPem {
+  cert: string;
+  key: string;
+}
+
+/** Everything secret a cluster is born with: its CAs (by RKE2's file names below) and the service-account key. */
+export interface ClusterPki {
+  server: KeyPairPem;
+  client: KeyPairPem;
+  requestHeader: KeyPairPem;
+  etcdServer: KeyPairPem;
+  etcdPeer: KeyPairPem;
+  /** The service-account signing key (PKCS#8 PEM). */
+  serviceKey: string;
+}
 
 export const RKE2_CONFIG_PATH = '/etc/rancher/rke2/config.yaml';
 export const TLS_DIR = '/var/lib/rancher/rke2/server/tls';
