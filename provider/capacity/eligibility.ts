@@ -18,8 +18,11 @@ export interface Requirement {
 export interface HostRules {
   /** The pool's own node selector (label → value). */
   nodeSelector?: Record<string, string>;
-  /** Required node affinity terms (nodeSelectorTerms): ORed, each an AND of expressions. */
-  nodeSelectorTerms?: { matchExpressions?: Requirement[] }[];
+  /**
+   * Required node affinity terms (nodeSelectorTerms): ORed, each an AND of its expressions (on labels) and fields
+   * (`metadata.name`, the only field a node selector may name); a term with neither matches no host.
+   */
+  nodeSelectorTerms?: { matchExpressions?: Requirement[]; matchFields?: Requirement[] }[];
   /** Tolerations of the VM (launcher pods tolerate nothing else that matters here). */
   tolerations?: { key?: string; operator?: string; value?: string; effect?: string }[];
   /** Cluster networks the VM's networks ride on (their NADs' `network.harvesterhci.io/clusternetwork`). */
@@ -80,8 +83,12 @@ export function ineligibility(host: HostCapacity, rules: HostRules): string | un
   const selector = Object.entries(rules.nodeSelector ?? {}).find(([k, v]) => labels[k] !== v);
   if (selector) return `not labelled ${selector[0]}=${selector[1]}`;
   const terms = rules.nodeSelectorTerms ?? [];
-  if (terms.length > 0 && !terms.some((t) => (t.matchExpressions ?? []).length > 0 && (t.matchExpressions ?? []).every((r) => matches(labels, r)))) {
-    return "outside the pool's node affinity";
-  }
+  const fields = { 'metadata.name': host.name };
+  const termMatches = (t: NonNullable<HostRules['nodeSelectorTerms']>[number]) => {
+    const expressions = t.matchExpressions ?? [];
+    const byField = t.matchFields ?? [];
+    return expressions.length + byField.length > 0 && expressions.every((r) => matches(labels, r)) && byField.every((r) => matches(fields, r));
+  };
+  if (terms.length > 0 && !terms.some(termMatches)) return "outside the pool's node affinity";
   return undefined;
 }

@@ -36,6 +36,11 @@ export interface FitPlan {
   surge?: ZoneDemand[];
   /** Names of the pool's VMs deleted before anything is created (scale-down, delete-before-replace). */
   release?: string[];
+  /**
+   * The pool's VMs that stay as they are (neither deleted nor replaced), per zone: not demand, but the count a message
+   * suggests lowering to includes them ("lower the count to" kept + what fits).
+   */
+  kept?: ZoneDemand[];
   rules?: HostRules;
 }
 

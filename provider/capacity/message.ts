@@ -23,11 +23,16 @@ function list(names: string[]): string {
   return names.join(', ');
 }
 
+/** The pool's VMs that stay, in `zone` (undefined: all of them). */
+function keptIn(plan: FitPlan, zone?: string): number {
+  return (plan.kept ?? []).filter((k) => zone === undefined || k.zone === zone).reduce((n, k) => n + k.count, 0);
+}
+
 function options(z: ZoneFit, plan: FitPlan, capacity: Capacity): string {
   const where = z.zone === undefined ? '' : ` in zone ${z.zone}`;
   const oc = capacity.settings.overcommit;
   const hosts = z.eligible.length > 0 ? ` on hosts ${list(z.eligible)}` : '';
-  const lower = `lower the count${where} to ${z.fits}`;
+  const lower = `lower the count${where} to ${keptIn(plan, z.zone) + z.fits}`;
   switch (z.limiting) {
     case 'cpu':
       return `${lower}, add hosts${z.zone === undefined ? '' : ' or zones'}, raise overcommit-config cpu (now ${oc.cpu}%), give each VM fewer vCPUs, or free CPU${hosts}`;
@@ -75,6 +80,6 @@ export function quotaMessage(q: QuotaFit, plan: FitPlan): string {
   const left = `${limiting}: ${quantity(limiting, Math.max(0, q.remaining[limiting]))} of ${quantity(limiting, q.hard[limiting])} left`;
   return (
     `namespace "${plan.namespace}" quota "${q.quota}" can take ${q.fits} of ${q.demand} new VMs (${shape(plan.vm)} each = ${perVm}); ${left}; ${limiting} is the limit.` +
-    ` Options: lower the count to ${q.fits}, raise the quota's ${limiting}, or stop other VMs in namespace ${plan.namespace}.`
+    ` Options: lower the count to ${keptIn(plan) + q.fits}, raise the quota's ${limiting}, or stop other VMs in namespace ${plan.namespace}.`
   );
 }

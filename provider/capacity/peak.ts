@@ -6,7 +6,7 @@
  * counting every replacement at once while keeping `maxSurge` old VMs is the roll's peak when the new VMs are at
  * least as big, and an overestimate otherwise.
  */
-import { zoneTargets } from '../resources/machine-pool/zones';
+import { zoneTargets } from '../core/zone-targets';
 import type { ZoneDemand } from './fit';
 
 /** A pool's VM as the check needs it. */

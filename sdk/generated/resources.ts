@@ -196,6 +196,8 @@ export interface HarvesterMachinePoolArgs {
     /** VMs that may be missing below `count` while rolling (number or percentage, rounded down). Default 0. */
     maxUnavailable?: pulumi.Input<number> | pulumi.Input<string>;
   }>;
+  /** Whether check (run by preview and again by up, before any write) asks if the VMs fit: on the hosts (each VM's requests at the live overcommit-config, on the hosts its zone, affinity and networks allow, never split across hosts) and in the namespace's ResourceQuotas, at the plan's peak (count + maxSurge while rolling). "error" (default) refuses a certain shortfall, naming the zone or quota, what one VM asks and what is free; a shortfall that rests on a read the credentials may not make is only a warning. "warn" prints every shortfall as a warning; "off" skips the check. A snapshot: see the capacity guide for its limits. A change does not touch VMs. */
+  capacityCheck?: pulumi.Input<"error" | "warn" | "off">;
   /** What happens to a VM's volumes when the VM is removed (scale-down, rolling, destroy): "delete" (default, as the node driver) or "retain". A change takes effect on the next removal. */
   volumeDeletion?: pulumi.Input<"delete" | "retain">;
   /** Timeouts of create, update and delete. A change does not touch VMs. */
@@ -393,6 +395,8 @@ export class HarvesterMachinePool extends pulumi.dynamic.Resource {
     /** VMs that may be missing below `count` while rolling (number or percentage, rounded down). Default 0. */
     maxUnavailable?: number | string;
   }>;
+  /** Whether check (run by preview and again by up, before any write) asks if the VMs fit: on the hosts (each VM's requests at the live overcommit-config, on the hosts its zone, affinity and networks allow, never split across hosts) and in the namespace's ResourceQuotas, at the plan's peak (count + maxSurge while rolling). "error" (default) refuses a certain shortfall, naming the zone or quota, what one VM asks and what is free; a shortfall that rests on a read the credentials may not make is only a warning. "warn" prints every shortfall as a warning; "off" skips the check. A snapshot: see the capacity guide for its limits. A change does not touch VMs. */
+  declare readonly capacityCheck: pulumi.Output<"error" | "warn" | "off">;
   /** What happens to a VM's volumes when the VM is removed (scale-down, rolling, destroy): "delete" (default, as the node driver) or "retain". A change takes effect on the next removal. */
   declare readonly volumeDeletion: pulumi.Output<"delete" | "retain">;
   /** Timeouts of create, update and delete. A change does not touch VMs. */
@@ -439,7 +443,7 @@ export class HarvesterMachinePool extends pulumi.dynamic.Resource {
   declare readonly drift: pulumi.Output<string[]>;
   /** Keyed digest of the rendered cloud-init user data every VM carries (agent and keys merged in). Secret. */
   declare readonly cloudInitHash: pulumi.Output<string | undefined>;
-  /** Set by an import only: the inputs the cluster does not record (timeouts, rollingUpdate, volumeDeletion, guestAgent when the user data starts the agent itself) or records in part (zones: only those a VM sits in). Until the next update records them, diff takes the program's values for these (for zones: any list holding every zone a VM sits in). */
+  /** Set by an import only: the inputs the cluster does not record (timeouts, rollingUpdate, volumeDeletion, capacityCheck, guestAgent when the user data starts the agent itself) or records in part (zones: only those a VM sits in). Until the next update records them, diff takes the program's values for these (for zones: any list holding every zone a VM sits in). */
   declare readonly importGaps: pulumi.Output<string[] | undefined>;
   /** Label selector of the pool's VMs (their VMIs carry these labels): give it to HarvesterLoadBalancer.backendServerSelector to put a load balancer in front of the pool. */
   declare readonly backendSelector: pulumi.Output<Record<string, string[]>>;

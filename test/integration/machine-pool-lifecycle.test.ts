@@ -146,7 +146,7 @@ describe('machine pool: checks, failures, destroy', function () {
     await h.provider.delete(h.id(pool), healed.outs!);
   });
 
-  it('times out naming only the VM that cannot be scheduled (its zone\'s hosts are cordoned) with the scheduler\'s reason; the ready VM is recorded ready (emulator)', async function () {
+  it('with capacityCheck "off", times out naming only the VM that cannot be scheduled (its zone\'s hosts are cordoned) with the scheduler\'s reason; the ready VM is recorded ready (emulator)', async function () {
     requireEmulator(this, h.target);
     const clock = new ManualClock(Date.now());
     let seenPending: () => void = () => undefined;
@@ -165,7 +165,9 @@ describe('machine pool: checks, failures, destroy', function () {
     const cordon = (unschedulable: boolean) => Promise.all(inZoneB.map((n) => h.client.nodes.mergePatch(n, { spec: { unschedulable: unschedulable || null } })));
     await cordon(true);
     try {
-      const checked = await provider.check({}, h.args(pool, { count: 2, zones: [zoneA, zoneB], timeouts: { create: '10m' } }));
+      // "off" is the way to wait for room the check cannot see coming (a host joining): the wait runs its course.
+      const checked = await provider.check({}, h.args(pool, { count: 2, zones: [zoneA, zoneB], timeouts: { create: '10m' }, capacityCheck: 'off' }));
+      assert.deepEqual(checked.failures, undefined);
       const creating = provider.create(checked.inputs!).then(() => undefined, (err: unknown) => err);
       await Promise.race([onePending, creating]);
       clock.advance(parseDuration('10m')!);
@@ -178,6 +180,36 @@ describe('machine pool: checks, failures, destroy', function () {
       const props = caught.properties as MachinePoolOutputs;
       assert.deepEqual(props.machines.map((m) => [m.name, m.zone, m.ready]), [[`${pool}-0`, zoneA, true], [`${pool}-1`, zoneB, false]]);
       await h.provider.delete(h.id(pool), props);
+    } finally {
+      await cordon(false);
+    }
+  });
+
+  it('refuses a zone whose hosts are all cordoned at check, and a create run anyway fails at once with the scheduler\'s reason and the numbers, recording both VMs (emulator)', async function () {
+    requireEmulator(this, h.target);
+    // The clock never moves: only the scheduler's verdict can end this wait before its 10 minutes.
+    const provider = createMachinePoolProvider({ connect: fastConnect(4), clock: new ManualClock(Date.now()) });
+    const pool = h.name('cordoned-fast');
+    const [zoneA, zoneB] = h.target.fixtures.zones;
+    const inZoneB = (await h.client.nodes.list()).items.filter((n) => n.metadata.labels?.['topology.kubernetes.io/zone'] === zoneB).map((n) => n.metadata.name!);
+    const cordon = (unschedulable: boolean) => Promise.all(inZoneB.map((n) => h.client.nodes.mergePatch(n, { spec: { unschedulable: unschedulable || null } })));
+    await cordon(true);
+    try {
+      const program = h.args(pool, { count: 2, zones: [zoneA, zoneB], timeouts: { create: '10m' } });
+      const checked = await provider.check({}, program);
+      assert.deepEqual(checked.failures?.map((f) => f.property), ['zones[1]']);
+      assert.match(checked.failures![0].reason, new RegExp(`^zone "${literal(zoneB)}" can take 0 of 1 new VMs \\(2 vCPU / 4 GiB each = \\d+m CPU \\+ [\\d.]+ GiB requested at overcommit cpu \\d+% / memory \\d+%\\); zone ${literal(zoneB)}: no eligible host \\(${literal(inZoneB[0])} cordoned`));
+      // As if the preview had been skipped: the handlers are called directly.
+      const caught = await provider.create(validateInputs(program).inputs as never).then(() => undefined, (err: unknown) => err);
+      assert.ok(caught instanceof ResourceInitError, String(caught));
+      assert.match(caught.message, new RegExp(`^Machine pool ${literal(h.id(pool))}: 1 VM cannot be placed on any host \\(the scheduler's reason below\\), so waiting for it would only run out the timeout:\n  - VirtualMachine ${literal(h.id(`${pool}-1`))} \\(zone ${literal(zoneB)}\\): 0/\\d+ nodes are available: .*node\\(s\\) were unschedulable`));
+      assert.match(caught.message, new RegExp(`\nCapacity now:\n  - zone "${literal(zoneB)}" can take 0 of 1 new VMs `));
+      const props = caught.properties as MachinePoolOutputs;
+      // At once: the other VM, which fits, need not even have booted yet; both are recorded, so destroy removes them.
+      assert.deepEqual(props.machines.map((m) => [m.name, m.zone]), [[`${pool}-0`, zoneA], [`${pool}-1`, zoneB]]);
+      assert.equal(props.machines[1].ready, false);
+      await h.provider.delete(h.id(pool), props);
+      assert.deepEqual(await h.list('virtualMachines', pool), []);
     } finally {
       await cordon(false);
     }

@@ -27,6 +27,8 @@ import { readinessOf, poolReadiness } from './ready';
 import { withoutCloudInitData } from './cloud-init-secret';
 import { listPoolObjects, observationOf, observePool, type PoolObservation } from './observe';
 import { awaitGuestReady, leaveGuest, type GuestWaitOptions } from './guest-nodes';
+import { computeCapacity, fit, ineligibility, readCapacity, type FitPlan } from '../../capacity';
+import { PlacementWatch, UnplacedSignal, placementOf, unplacedError } from './unschedulable';
 
 /** The part of the desired pool that removals and waits need (delete has no full desired pool). */
 export type PoolTarget = Pick<DesiredPool, 'identity' | 'selector' | 'volumeDeletion'>;
@@ -50,6 +52,18 @@ export interface ApplyOptions {
   onProgress?: (line: string) => void;
   /** The guest cluster the VMs are nodes of (guestKubeconfig), connected on first use: plans with guest steps only. */
   guest?: () => Promise<HarvesterClient>;
+  /** Stop a readiness wait as soon as a VM cannot be placed (unschedulable.ts); unset: wait out the timeout. */
+  placement?: PlacementCheck;
+}
+
+/** What the readiness wait needs to tell a VM no host can take (unschedulable.ts) and to say why. */
+export interface PlacementCheck {
+  /** The VMs this operation deleted so far (the delete steps add to it): their room is coming back. */
+  released: Set<string>;
+  /** The pool's VM and the hosts it may use, without the demand (capacity-check.ts fitBaseOf). */
+  fitBase: Omit<FitPlan, 'create'>;
+  /** The pool spreads over zones: VMs are counted against their zone's hosts. */
+  zoned: boolean;
 }
 
 /**
@@ -93,6 +107,7 @@ async function runStep(step: PlanStep, o: ApplyOptions): Promise<void> {
       return;
     }
     case 'delete':
+      o.placement?.released.add(step.name);
       return deleteMachine(step.name, step.claimNames, o);
     case 'awaitReady':
       await awaitReady(step.names, o);
@@ -217,33 +232,71 @@ function remaining(o: ApplyOptions): number {
   return Math.max(1, o.deadline - (o.clock?.now().getTime() ?? Date.now()));
 }
 
-/** awaitReady waits until the named VMs are ready; resolves with every VMI of the pool the watch holds then. */
+/**
+ * awaitReady waits until the named VMs are ready; resolves with every VMI of the pool the watch holds then. With
+ * `placement`, a VM no host can take stops the wait at once (unschedulable.ts) unless the hosts have room by now.
+ */
 async function awaitReady(names: string[], o: ApplyOptions): Promise<VirtualMachineInstance[]> {
   if (names.length === 0) return [];
   const ns = o.desired.identity.namespace;
   const pool = `${ns}/${o.desired.identity.name}`;
-  try {
-    return await waitFor<VirtualMachineInstance>({
-      resource: o.client.virtualMachineInstances,
-      namespace: ns,
-      labelSelector: o.desired.selector,
-      check: (vmis) => poolReadiness(names, vmis),
-      timeoutMs: remaining(o),
-      what: `machine pool ${pool} to be ready (${names.join(', ')})`,
-      timeoutOption: `timeouts.${o.timeoutOption}`,
-      onProgress: o.onProgress,
-      clock: o.clock,
-    });
-  } catch (err) {
-    if (!(err instanceof WaitTimeoutError)) throw err;
-    const vmis = new Map((err.lastSeen as VirtualMachineInstance[]).map((v) => [v.metadata.name ?? '', v]));
-    const machines = names.map((name) => {
-      const vmi = vmis.get(name);
-      const r = readinessOf(vmi);
-      return { name: `${ns}/${name}`, phase: r.phase, host: vmi?.status?.nodeName, waitingFor: r.waitingFor, runningWithoutIp: r.runningWithoutIp };
-    }).filter((m) => m.waitingFor !== 'ready');
-    throw readyTimeout(pool, o.timeoutText, o.timeoutOption, machines, o.guestAgent, o.agentInUserData);
+  const watch = o.placement ? new PlacementWatch(o.placement.released) : undefined;
+  for (;;) {
+    try {
+      return await waitFor<VirtualMachineInstance>({
+        resource: o.client.virtualMachineInstances,
+        namespace: ns,
+        labelSelector: o.desired.selector,
+        check: (vmis) => {
+          const verdict = poolReadiness(names, vmis);
+          const stuck = verdict.done ? [] : (watch?.stuck(names, vmis) ?? []);
+          return stuck.length ? { ...verdict, error: new UnplacedSignal(stuck, vmis) } : verdict;
+        },
+        timeoutMs: remaining(o),
+        what: `machine pool ${pool} to be ready (${names.join(', ')})`,
+        timeoutOption: `timeouts.${o.timeoutOption}`,
+        onProgress: o.onProgress,
+        clock: o.clock,
+      });
+    } catch (err) {
+      if (err instanceof UnplacedSignal && o.placement && watch) {
+        await explainUnplaced(err, pool, o.placement, o);
+        watch.judge(err.unplaced);
+        continue;
+      }
+      if (!(err instanceof WaitTimeoutError)) throw err;
+      const vmis = new Map((err.lastSeen as VirtualMachineInstance[]).map((v) => [v.metadata.name ?? '', v]));
+      const machines = names.map((name) => {
+        const vmi = vmis.get(name);
+        const r = readinessOf(vmi);
+        return { name: `${ns}/${name}`, phase: r.phase, host: vmi?.status?.nodeName, waitingFor: r.waitingFor, runningWithoutIp: r.runningWithoutIp };
+      }).filter((m) => m.waitingFor !== 'ready');
+      throw readyTimeout(pool, o.timeoutText, o.timeoutOption, machines, o.guestAgent, o.agentInUserData);
+    }
   }
+}
+
+/**
+ * VMs the scheduler could not place: the capacity read afresh (never the check's shared snapshot, which predates
+ * this operation's writes) and every VM of the pool not placed yet fitted on it. Throws the failure with the
+ * scheduler's words and these numbers, unless room is on its way back: a pod still terminating on a host the pool
+ * may use (the pool's own deleted VM, when its VMI went first), or every read succeeded and the hosts have room by
+ * now. Then the wait goes on, and the scheduler, which tries again whenever a pod goes, places them.
+ */
+async function explainUnplaced(signal: UnplacedSignal, pool: string, placement: PlacementCheck, o: ApplyOptions): Promise<void> {
+  const { unplaced } = signal;
+  const reads = await readCapacity(o.client, { namespace: placement.fitBase.namespace, storage: false });
+  const capacity = computeCapacity(reads);
+  const usable = new Set(capacity.hosts.filter((h) => !ineligibility(h, placement.fitBase.rules ?? {})).map((h) => h.name));
+  const freeing = [...new Set((reads.pods ?? []).filter((p) => p.metadata.deletionTimestamp && usable.has(p.spec?.nodeName ?? '')).map((p) => p.spec?.nodeName))];
+  const bound = capacity.launchers && new Set(capacity.launchers.filter((l) => l.host).map((l) => l.vm));
+  const { waiting, placed } = placementOf(signal.vmis, placement.zoned, bound);
+  const verdict = fit(capacity, { ...placement.fitBase, create: waiting, kept: placed });
+  const them = unplaced.length === 1 ? 'it' : 'them';
+  const names = unplaced.map((u) => u.name).join(', ');
+  if (freeing.length) return o.onProgress?.(`${names}: not placed yet; room is being freed on ${freeing.join(', ')} (a pod terminating), waiting for the scheduler`);
+  if (capacity.certain && verdict.fits) return o.onProgress?.(`${names}: not placed yet, but the hosts have room for ${them} now; waiting for the scheduler`);
+  throw unplacedError(pool, unplaced, { problems: verdict.problems.map((p) => p.message), warnings: capacity.warnings });
 }
 
 /** awaitGone waits until the named VMs of the pool no longer exist. */

@@ -33,6 +33,8 @@ export interface ClusterCheck {
   context: MachinePoolContext;
   /** References skipped because the same program creates their object (it does not exist yet): context lacks them. */
   deferred: string[];
+  /** The cluster networks of the VM networks that were read (not of those unknown at preview or deferred), sorted. */
+  clusterNetworks: string[];
 }
 
 const IMAGE_TYPE_LABEL = 'harvesterhci.io/image-type';
@@ -74,6 +76,7 @@ export async function checkAgainstCluster(client: HarvesterClient, raw: Obj, inP
     else failures.push(failure);
   };
   const context: MachinePoolContext = { imageStorageClasses: {}, keyPairPublicKeys: {} };
+  const clusterNetworks = new Set<string>();
   const ns = known(raw.namespace) ? raw.namespace : raw.namespace === undefined ? 'default' : undefined;
   const ref = (r: unknown) => (known(r) && (r.includes('/') || ns !== undefined) ? qualify(r, ns ?? 'default') : undefined);
   const tasks: Promise<void>[] = [];
@@ -115,6 +118,7 @@ export async function checkAgainstCluster(client: HarvesterClient, raw: Obj, inP
       if (!nad) return void missing(networkMissing(`networks[${i}].network`, net));
       // Harvester pins VMs of this network to hosts labelled network.harvesterhci.io/<cluster network>=true.
       const clusterNetwork = nad.metadata.labels?.[CLUSTER_NETWORK_LABEL] ?? 'mgmt';
+      clusterNetworks.add(clusterNetwork);
       const attached = (await listHosts()).some((h) => h.metadata.labels?.[`${CLUSTER_NETWORK_KEY_PREFIX}${clusterNetwork}`] === 'true');
       if (!attached) failures.push(clusterNetworkUnreachable(`networks[${i}].network`, net, clusterNetwork));
     }));
@@ -142,5 +146,5 @@ export async function checkAgainstCluster(client: HarvesterClient, raw: Obj, inP
   }
   await Promise.all(tasks);
   failures.sort((a, b) => naturalCompare(a.property, b.property));
-  return { failures, context, deferred: deferred.sort(naturalCompare) };
+  return { failures, context, deferred: deferred.sort(naturalCompare), clusterNetworks: [...clusterNetworks].sort() };
 }

@@ -1,6 +1,6 @@
 /**
  * The machine pool's writes: converge (the cluster checks again, with the context the plan needs; observe → plan →
- * apply → wait until every VM is Running with an IPv4 address) and remove (every VM of the pool, volumes per
+ * apply → wait until every VM is Running with an IPv4 address, a VM no host can take failing the wait at once) and remove (every VM of the pool, volumes per
  * policy, then the pool's leftovers found by its labels). Waits watch, never sleep; every write carries the pool's
  * ownership (apply.ts).
  */
@@ -21,6 +21,8 @@ import type { MachinePoolInputs } from './model';
 import { plannedNameConflicts } from './name-conflicts';
 import { claimNamesOf } from './normalize';
 import type { PoolObservation } from './observe';
+import { clearCapacityCache } from '../../capacity';
+import { fitBaseOf } from './capacity-check';
 import type { MachinePoolOutputs } from './outputs';
 import { planPool } from './plan';
 
@@ -88,11 +90,19 @@ export async function convergePool(
     parallelism,
     onProgress: ctx.progress,
     guest: inputs.guestKubeconfig === undefined ? undefined : once(() => ctx.connect({ kubeconfig: inputs.guestKubeconfig })),
+    // capacityCheck "off" waits out the timeout as before: the user expects room the check cannot see (hosts joining).
+    placement: inputs.capacityCheck === 'off' ? undefined : { released: new Set(), fitBase: fitBaseOf(inputs, checked.clusterNetworks), zoned: inputs.zones.length > 0 },
   };
   // The outputs and, with volumeDeletion "delete", the disks of VMs deleted out of band (nothing named them for
   // removal, found by the pool's labels) come from one observation, made while the last readiness wait runs.
   const deletesVolumes = inputs.volumeDeletion === 'delete';
-  const final = await applyAndObserve(plan.steps, options, { withVolumes: deletesVolumes });
+  let final: PoolObservation;
+  try {
+    final = await applyAndObserve(plan.steps, options, { withVolumes: deletesVolumes });
+  } finally {
+    // This process changed what the hosts hold: the next check (another pool of the program, at up) reads afresh.
+    if (!plan.upToDate) clearCapacityCache();
+  }
   if (deletesVolumes) await deleteVolumes(final.strayVolumes, options);
   return { identity: live.identity, observation: final, secrets: live.secrets, cloudInitHash: desired.cloudInitHash, initCloudInitHash: desired.initCloudInitHash };
 }

@@ -153,6 +153,14 @@ export const machinePoolSchema = z.strictObject({
   }).default({ maxSurge: 1, maxUnavailable: 0 }).describe(
     'How spec changes roll through the pool: each new VM is ready before an old one goes (with the defaults). Never replaces the pool.',
   ),
+  capacityCheck: z.enum(['error', 'warn', 'off']).default('error').describe(
+    'Whether check (run by preview and again by up, before any write) asks if the VMs fit: on the hosts (each VM\'s requests at the live ' +
+      'overcommit-config, on the hosts its zone, affinity and networks allow, never split across hosts) and in the namespace\'s ' +
+      'ResourceQuotas, at the plan\'s peak (count + maxSurge while rolling). "error" (default) refuses a certain shortfall, naming ' +
+      'the zone or quota, what one VM asks and what is free; a shortfall that rests on a read the credentials may not make is only ' +
+      'a warning. "warn" prints every shortfall as a warning; "off" skips the check. A snapshot: see the capacity guide for its limits. ' +
+      'A change does not touch VMs.',
+  ),
   volumeDeletion: z.enum(['delete', 'retain']).default('delete').describe(
     'What happens to a VM\'s volumes when the VM is removed (scale-down, rolling, destroy): "delete" (default, as the node driver) ' +
       'or "retain". A change takes effect on the next removal.',

@@ -8,13 +8,12 @@ import type { HarvesterClient } from '../../client/harvester-client';
 import type { KubeObject } from '../../client/objects';
 import { isOwnedBy } from '../../client/ownership';
 import type { CheckFailure } from '../../core/types';
-import { cloudInitSecretName, vmName, type DesiredPool, type MachinePoolContext } from './desired';
-import { desiredVirtualMachines } from './desired';
+import { cloudInitSecretName, vmName, type DesiredPool } from './desired';
 import { nameTaken, type NameHolder } from './errors';
 import { ownershipLabels, poolOwner, type PoolIdentity } from './labels';
 import type { MachinePoolInputs } from './model';
-import { observePool } from './observe';
-import { planPool, type PlanStep } from './plan';
+import type { PlanStep } from './plan';
+import type { PoolPreview } from './preview-plan';
 
 type WantedName = [NameHolder['kind'], string];
 
@@ -53,23 +52,13 @@ export async function plannedNameConflicts(client: HarvesterClient, desired: Des
 
 /**
  * previewNameConflicts: at preview, the names the plan of this run would take, held by objects we do not own.
- * With a complete cluster context the plan is converge's (recorded indexes aside: check does not see them, so a
- * VM lost out of band is planned at the lowest free index). Without one (another failure stops up anyway), the
+ * With a plan (a complete cluster context) they are converge's (recorded indexes aside: check does not see them, so
+ * a VM lost out of band is planned at the lowest free index). Without one (another failure stops up anyway), the
  * names a create or scale-up would take first: `<name>-<i>` and its Secret at the lowest free indexes.
  */
-export async function previewNameConflicts(
-  client: HarvesterClient,
-  inputs: MachinePoolInputs,
-  context: MachinePoolContext | undefined,
-  volumeSuffix: (vm: string) => string,
-): Promise<CheckFailure[]> {
-  if (context) {
-    const desired = desiredVirtualMachines(inputs, { ...context, volumeSuffix });
-    const observed = await observePool(client, desired.identity, { withSecrets: true });
-    return plannedNameConflicts(client, desired, planPool(desired, observed.machines).steps);
-  }
-  const identity = { namespace: inputs.namespace, name: inputs.name };
-  const { machines } = await observePool(client, identity);
+export async function previewNameConflicts(client: HarvesterClient, inputs: MachinePoolInputs, preview: PoolPreview): Promise<CheckFailure[]> {
+  if (preview.planned) return plannedNameConflicts(client, preview.planned.desired, preview.planned.plan.steps);
+  const { machines } = preview.observation;
   const taken = new Set(machines.map((m) => m.index));
   const wanted: WantedName[] = [];
   let missing = inputs.count - machines.filter((m) => !m.deleting).length;
@@ -78,5 +67,5 @@ export async function previewNameConflicts(
     wanted.push(['VirtualMachine', vmName(inputs.name, i)], ['Secret', cloudInitSecretName(vmName(inputs.name, i))]);
     missing--;
   }
-  return takenNames(client, identity, wanted);
+  return takenNames(client, preview.identity, wanted);
 }

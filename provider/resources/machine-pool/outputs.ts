@@ -36,7 +36,7 @@ export const machinePoolOutputsSchema = machinePoolSchema.omit({ userData: true,
   drift: z.array(z.string()).describe('Differences found by the last read between the cluster and the recorded inputs (one line each).'),
   cloudInitHash: z.string().optional().describe('Keyed digest of the rendered cloud-init user data every VM carries (agent and keys merged in). Secret.').meta({ secret: true }),
   importGaps: z.array(z.string()).optional().describe(
-    'Set by an import only: the inputs the cluster does not record (timeouts, rollingUpdate, volumeDeletion, guestAgent when the user data ' +
+    'Set by an import only: the inputs the cluster does not record (timeouts, rollingUpdate, volumeDeletion, capacityCheck, guestAgent when the user data ' +
       'starts the agent itself) or records in part (zones: only those a VM sits in). Until the next update records them, diff takes the ' +
       'program\'s values for these (for zones: any list holding every zone a VM sits in).',
   ),

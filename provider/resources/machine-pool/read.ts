@@ -7,7 +7,7 @@
  *   userData and networkData come back (secret, under their own names) when every VM's Secret holds what the
  *   recorded inputs render to (cloud-init-secret.ts); not from a record an import made (see the end of readBack).
  * - Import (`pulumi import` / `.get`: the id alone): everything the cluster records, taken from the VMs and a
- *   Secret; what it cannot know (timeouts, rollingUpdate, volumeDeletion, guestAgent when the user data starts the
+ *   Secret; what it cannot know (timeouts, rollingUpdate, volumeDeletion, capacityCheck, guestAgent when the user data starts the
  *   agent itself, zones no VM sits in) is listed in `importGaps`, and diff takes the program's value for those.
  *   Importing a pool of which no VM exists answers "gone" (nothing to import).
  */
@@ -22,7 +22,7 @@ import { isInitMachine } from './desired';
 import { reconstructInputs } from './read-back';
 
 /** Inputs the cluster does not record: an import takes them from the program (diff.ts). */
-export const NOT_ON_CLUSTER_POOL = [...NOT_ON_CLUSTER, 'rollingUpdate', 'volumeDeletion'];
+export const NOT_ON_CLUSTER_POOL = [...NOT_ON_CLUSTER, 'rollingUpdate', 'volumeDeletion', 'capacityCheck'];
 
 /** The input properties of outputs (what the engine diffs the program against), plus the secret inputs read back. */
 function inputsOf(outs: MachinePoolOutputs, secrets: { userData?: string; networkData?: string; guestCredentials?: string; initUserData?: string }): Record<string, unknown> {

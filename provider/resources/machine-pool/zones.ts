@@ -5,13 +5,14 @@
  *
  * Rules (each minimises VM moves):
  * 1. Targets: every zone gets floor(count / zones); the remainder goes to the zones that already hold the
- *    most VMs (ties: order of `zones`).
+ *    most VMs (ties: order of `zones`). It lives in core/zone-targets.ts: the capacity check predicts by it too.
  * 2. Removal (scale-down): VMs outside the listed zones first, then the most populated zone; within those,
  *    outdated VMs first (a roll that was interrupted keeps the replacements it already made), then the
  *    highest index. Without zones and outdated VMs this is simply highest index first.
  * 3. Placement: a VM stays in its zone while that zone is within its target; surplus VMs (highest index
  *    first) and new VMs go to the least filled zone below target (ties: order of `zones`).
  */
+import { zoneTargets } from '../../core/zone-targets';
 
 /** A pool member as zone logic sees it. */
 export interface ZoneMember {
@@ -34,22 +35,6 @@ function countBy(members: readonly ZoneMember[], zones: readonly string[]): Map<
   const counts = new Map<string, number>(zones.map((z) => [z, 0]));
   for (const m of members) if (m.zone !== undefined && counts.has(m.zone)) counts.set(m.zone, (counts.get(m.zone) ?? 0) + 1);
   return counts;
-}
-
-/** zoneTargets returns how many VMs each zone should hold for `count` VMs, given the current counts. */
-export function zoneTargets(count: number, zones: readonly string[], current: ReadonlyMap<string, number> = new Map()): Map<string, number> {
-  const targets = new Map<string, number>();
-  if (zones.length === 0) return targets;
-  const base = Math.floor(count / zones.length);
-  let extra = count % zones.length;
-  for (const z of zones) targets.set(z, base);
-  const byLoad = zones.map((z, order) => ({ z, order, n: current.get(z) ?? 0 })).sort((a, b) => b.n - a.n || a.order - b.order);
-  for (const { z } of byLoad) {
-    if (extra === 0) break;
-    targets.set(z, base + 1);
-    extra--;
-  }
-  return targets;
 }
 
 /** The member to remove first among `candidates`: outdated before up to date, then the highest index. */

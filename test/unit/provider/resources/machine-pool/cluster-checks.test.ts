@@ -4,6 +4,7 @@ import { UNKNOWN } from '../../../../../provider/core/unknowns';
 import { formatFailure } from '../../../../../provider/core/input-errors';
 import { checkAgainstCluster, isoEvidence } from '../../../../../provider/resources/machine-pool/cluster-checks';
 import { plannedNameConflicts, previewNameConflicts } from '../../../../../provider/resources/machine-pool/name-conflicts';
+import { previewPool } from '../../../../../provider/resources/machine-pool/preview-plan';
 import { ownershipLabels } from '../../../../../provider/resources/machine-pool/labels';
 import { spellLike } from '../../../../../provider/core/object-ref';
 
@@ -95,7 +96,7 @@ describe('machine-pool cluster checks', () => {
       secrets: [{ metadata: { name: 'p-1-cloudinit', namespace: 'team' } }],
     });
     const inputs = { name: 'p', namespace: 'team', count: 3 } as never;
-    const got = (await previewNameConflicts(c, inputs, undefined, () => 'x')).map(formatFailure);
+    const got = (await previewNameConflicts(c, inputs, await previewPool(c, { namespace: 'team', name: 'p' }))).map(formatFailure);
     assert.equal(got.length, 2, got.join('\n'));
     assert.match(got[0], /^name: Secret team\/p-1-cloudinit already exists/);
     assert.match(got[1], /^name: VirtualMachine team\/p-2 already exists and is not managed by machine pool team\/p \(no labels; no annotations;/);

@@ -61,7 +61,8 @@ describe('machine-pool handlers (no cluster)', () => {
       virtualMachines: none, virtualMachineInstances: none, secrets: none, persistentVolumeClaims: none,
     };
     const provider = createMachinePoolProvider({ connect: async () => client as never });
-    const base = { name: 'pool-a', disks: [{ image: 'img', size: '10Gi' }], networks: [{ network: 'vm-net' }] };
+    // The fake cluster has no capacity to read (test/engine/machine-pool-capacity.test.ts reads the emulator's).
+    const base = { name: 'pool-a', disks: [{ image: 'img', size: '10Gi' }], networks: [{ network: 'vm-net' }], capacityCheck: 'off' };
     const recorded = (await provider.check({}, base)).inputs!;
     const news = { ...base, count: 2, sshKeys: ['unchecked'] };
     const update = await provider.check(recorded, news);

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { assignZones, selectRemovals, zoneTargets, type ZoneMember } from '../../../../../provider/resources/machine-pool/zones';
+import { zoneTargets } from '../../../../../provider/core/zone-targets';
+import { assignZones, selectRemovals, type ZoneMember } from '../../../../../provider/resources/machine-pool/zones';
 
 const ZONES = ['us-east-1a', 'us-east-1b', 'us-east-1c'];
 
