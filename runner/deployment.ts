@@ -199,7 +199,7 @@ export class Deployment implements MonitorHandler {
     }
     const inputs = checked.inputs;
     const result = (id: string, outputs: Raw) => ({ urn, id, object: wrapSecrets(outputs, secretKeys) });
-    const base = { urn, type: reg.type, name: reg.name, secretKeys };
+    const base = { urn, type: reg.type, name: reg.name, secretKeys, ...(reg.replacementTrigger !== undefined ? { replacementTrigger: reg.replacementTrigger } : {}) };
 
     if (!old) {
       if (dryRun) {
@@ -214,13 +214,18 @@ export class Deployment implements MonitorHandler {
     }
 
     const diff = await host.diff(urn, old.id, old.outputs, inputs);
-    if (diff.changes === 'none') {
+    // The replacementTrigger option: the engine replaces the resource when its value moved (an unknown one moves).
+    const triggered = reg.replacementTrigger !== undefined && old.replacementTrigger !== undefined && JSON.stringify(reg.replacementTrigger) !== JSON.stringify(old.replacementTrigger);
+    if (diff.changes === 'none' && !triggered) {
+      // A trigger set on a resource that had none is recorded, so its next move replaces.
+      if (!dryRun && reg.replacementTrigger !== undefined && old.replacementTrigger === undefined) this.record({ ...old, replacementTrigger: reg.replacementTrigger });
       this.count('same');
       return result(old.id, old.outputs);
     }
     const details = propertyChanges(old.inputs, inputs, { secretKeys, replaceKeys: diff.replaces, full: this.o.full });
+    if (triggered) details.push('replacementTrigger changed (what it follows was replaced)');
     if (!details.length) details.push('(the live objects differ from the recorded state; see `drift` after a refresh)');
-    const replace = diff.replaces.length > 0;
+    const replace = diff.replaces.length > 0 || triggered;
     const op: StepOp = replace ? 'replace' : 'update';
     display.step(op, reg.type, reg.name, op, details);
     if (dryRun) {

@@ -16,6 +16,7 @@ import { userEntries } from '../../core/labels';
 import { DRIVER_LABELS, HARVESTER_ANNOTATIONS, USER_DATA_HASH, NETWORK_DATA_HASH, formatLabelValue } from './labels';
 import type { AffinityInputs, DiskInputs, NetworkInputs } from './model';
 import { get } from './normalize';
+import { isInitMachine } from './desired';
 import type { MachinePoolOutputs } from './outputs';
 import { qualify, spellLike } from '../../core/object-ref';
 
@@ -37,6 +38,8 @@ export interface MachineReadback {
   nodePool?: string;
   userDataHash?: string;
   networkDataHash?: string;
+  /** Made from initUserData (judged against its rendered hash). */
+  init: boolean;
 }
 
 /** readBackMachine reads one live VM into the inputs it reflects. */
@@ -87,6 +90,7 @@ export function readBackMachine(vm: VirtualMachine): MachineReadback {
     nodePool: labels[DRIVER_LABELS.nodePool],
     userDataHash: annotations[USER_DATA_HASH],
     networkDataHash: annotations[NETWORK_DATA_HASH],
+    init: isInitMachine(vm),
   };
 }
 
@@ -151,7 +155,10 @@ export function reconstructInputs(previous: MachinePoolOutputs, vms: VirtualMach
   }
   // Secret inputs: only hashes can be compared; a mismatch is reported without any content.
   if (expectedUserDataHash !== undefined) {
-    for (const m of machines) if (m.userDataHash !== expectedUserDataHash) line(m, 'cloud-init user data differs from the recorded userData');
+    for (const m of machines) {
+      const expected = m.init ? previous.initCloudInitHash : expectedUserDataHash;
+      if (m.userDataHash !== expected) line(m, `cloud-init user data differs from the recorded ${m.init ? 'initUserData' : 'userData'}`);
+    }
   }
   return { inputs, drift };
 }
