@@ -5,14 +5,10 @@
  * and `kubectl get svc -w` shows `<pending>` until a load balancer address arrives, as on a real cluster.
  * Kinds not listed here print their registry printer columns (table.ts).
  */
-import type { KindInfo, KubeObject, PrinterColumn } from './types';
+import type { ComputedColumn, KindInfo, KubeObject } from './types';
 import { EVENT_COLUMNS, POD_COLUMNS, RESOURCE_QUOTA_COLUMNS } from './pod-event-printers';
 
-/** A printer column with a computed cell. */
-export interface ComputedColumn extends Omit<PrinterColumn, 'jsonPath'> {
-  /** The cell; `date` columns return the timestamp, which table.ts turns into an age. */
-  value(object: KubeObject): unknown;
-}
+
 
 type Rec = Record<string, unknown>;
 

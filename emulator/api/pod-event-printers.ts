@@ -4,8 +4,7 @@
  * `kubectl get events` and `kubectl get quota` read as on a cluster. Pod STATUS is reduced to what the emulated
  * pods go through: Pending, ContainerCreating, Running, Completed, Terminating.
  */
-import type { KubeObject } from './types';
-import type { ComputedColumn } from './builtin-printers';
+import type { ComputedColumn, KubeObject } from './types';
 
 type Rec = Record<string, unknown>;
 

@@ -67,6 +67,12 @@ export interface PrinterColumn {
   priority?: number;
 }
 
+/** A printer column with a computed cell. */
+export interface ComputedColumn extends Omit<PrinterColumn, 'jsonPath'> {
+  /** The cell; `date` columns return the timestamp, which table.ts turns into an age. */
+  value(object: KubeObject): unknown;
+}
+
 /** One served resource. Registry entries live in emulator/kinds/. */
 export interface KindInfo {
   /** '' for the core group. */

@@ -12,7 +12,7 @@
  */
 import { cores, cpuQuantity, gib } from './amounts';
 import type { Capacity } from './compute';
-import type { FitPlan, QuotaFit, ZoneFit } from './fit';
+import type { FitPlan, QuotaFit, ZoneFit } from './verdicts';
 import { freeVcpus, VmFootprint, VmShape } from './formulas';
 
 function shape(vm: VmShape): string {
