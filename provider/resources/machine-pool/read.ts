@@ -18,7 +18,7 @@ import { importCloudInit, readCloudInit } from './cloud-init-secret';
 import type { ObservedPool } from './converge';
 import { machinePoolSchema } from './model';
 import { backendSelectorOf, type MachinePoolOutputs } from './outputs';
-import { reconstructInputs } from './read-back';
+import { reconstructInputs } from './reconstruct';
 
 /** Inputs the cluster does not record: an import takes them from the program (diff.ts). */
 export const NOT_ON_CLUSTER_POOL = [...NOT_ON_CLUSTER, 'rollingUpdate', 'volumeDeletion', 'capacityCheck'];
