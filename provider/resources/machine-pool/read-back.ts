@@ -1,5 +1,6 @@
 /**
- * Read-back: the one inverse of desired.ts. `readMachine` reads a VM — a live one, or one desired.ts built — into
+ * Read-back: the one inverse of desired.ts (docs/design/harvester-vms.md §"Reading a VM back: one inverse", which
+ * lists the field each input is read from). `readMachine` reads a VM — a live one, or one desired.ts built — into
  * the inputs it reflects, and gives what it left unread: the VM without every field an input was read from, that is
  * what we write that no input reads back (the names pairing list items, our system labels, the run and eviction
  * strategies, the cloud-init volume, the claim templates' access and volume modes…).
