@@ -21,6 +21,7 @@ import { benchPoolPlan } from './pool-plan';
 import { benchPoolRead } from './pool-read';
 import { benchProviderCpu } from './provider-cpu';
 import { benchUpOutOfProcess } from './up-out-of-process';
+import { benchGuestCluster } from './guest-cluster';
 import { Reporter, fmt } from './report';
 import { benchStoreList } from './store-list';
 import { benchStoreMemory } from './store-memory';
@@ -47,6 +48,7 @@ export const BENCHMARKS: Benchmark[] = [
   { name: 'refresh-out-of-process', run: benchRefreshOutOfProcess },
   { name: 'provider-cpu', run: benchProviderCpu },
   { name: 'up-out-of-process', run: benchUpOutOfProcess },
+  { name: 'guest-cluster', run: benchGuestCluster },
 ];
 
 /** Whole-run limit: a hung benchmark must not hang CI. */

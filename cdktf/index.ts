@@ -12,3 +12,4 @@ export { HarvesterImage, type HarvesterImageProps } from './image';
 export { HarvesterNetwork, type HarvesterNetworkProps } from './network';
 export { HarvesterKeyPair, type HarvesterKeyPairProps } from './key-pair';
 export { FIELD_MANAGER } from './common';
+export { GuestClusterIdentity, GuestClusterReady, type GuestClusterIdentityProps, type PemPair } from './guest-cluster';

@@ -16,7 +16,11 @@ import { qualify } from '../provider/core/object-ref';
 import { validateInputs } from '../provider/resources/machine-pool/validate';
 import { manifest, validated, type ProviderProps } from './common';
 
-export interface HarvesterMachinePoolProps extends Omit<MachinePoolArgs, 'kubeconfig' | 'context' | 'name'>, ProviderProps {
+/**
+ * Not offered here: initUserData (Terraform would give a replaced first VM the init data again, initialising a second
+ * cluster) and guestKubeconfig (Terraform has no step between a replacement's readiness and the old VM's deletion).
+ */
+export interface HarvesterMachinePoolProps extends Omit<MachinePoolArgs, 'kubeconfig' | 'context' | 'name' | 'initUserData' | 'guestKubeconfig'>, ProviderProps {
   /** Pool name. Default: the construct id. */
   name?: string;
   /** Storage class per image ("namespace/name"). Default: read by a data source from the image's status. */
@@ -38,6 +42,9 @@ export class HarvesterMachinePool extends Construct {
   constructor(scope: Construct, id: string, props: HarvesterMachinePoolProps) {
     super(scope, id);
     const { provider, imageStorageClasses, keyPairPublicKeys, ...args } = props;
+    for (const key of ['initUserData', 'guestKubeconfig'] as const) {
+      if ((args as Record<string, unknown>)[key] !== undefined) throw new Error(`HarvesterMachinePool ${id}: ${key} is not supported by the CDK for Terraform construct (use the Pulumi provider): see HarvesterMachinePoolProps`);
+    }
     this.inputs = validated('HarvesterMachinePool', { name: id, ...args }, validateInputs);
     const inputs = this.inputs;
     const lookup = (kind: string, apiVersion: string, ref: string, path: string[]) => {

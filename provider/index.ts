@@ -7,7 +7,8 @@
  *
  * PERMANENT CONTRACT: every Pulumi state written by the SDK holds code that requires this entry by name and
  * calls these exports and their methods (`machinePool`, `topologyLabels`, `ipPool`, `loadBalancer`,
- * `guestClusterCredentials`, `image`, `network`, `keyPair`: the registry's export names).
+ * `guestClusterCredentials`, `image`, `network`, `keyPair`, `guestClusterIdentity`, `guestClusterReady`: the registry's
+ * export names).
  * Never rename or remove them (test/unit/provider/index.test.ts pins them).
  */
 import { hostSafe, type HostProvider } from './host/host-safe';
@@ -40,7 +41,7 @@ const providers = Object.fromEntries(RESOURCES.map((entry) => [entry.exportName,
 export { providers };
 
 // The registry's export names as this module's own (permanent, see the header).
-export const { machinePool, topologyLabels, ipPool, loadBalancer, guestClusterCredentials, image, network, keyPair } = providers;
+export const { machinePool, topologyLabels, ipPool, loadBalancer, guestClusterCredentials, image, network, keyPair, guestClusterIdentity, guestClusterReady } = providers;
 
 export type { ResourceProvider, CheckResult, CheckFailure, DiffResult, CreateResult, ReadResult, UpdateResult, ID } from './core/types';
 export type { ConnectionSettings } from './core/connection';
@@ -56,3 +57,6 @@ export * as guestClusterCredentialSets from './resources/guest-cluster-credentia
 export * as images from './resources/image';
 export * as networks from './resources/network';
 export * as keyPairs from './resources/key-pair';
+export * as guestClusterIdentities from './resources/guest-cluster-identity';
+export * as guestClusterReadiness from './resources/guest-cluster-ready';
+export * as rke2 from './core/rke2';

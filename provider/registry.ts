@@ -23,6 +23,8 @@ import { machinePoolSchema } from './resources/machine-pool/model';
 import { machinePoolOutputsSchema } from './resources/machine-pool/outputs';
 import { networkOutputsSchema, networkSchema } from './resources/network/model';
 import { topologyLabelsOutputsSchema, topologyLabelsSchema } from './resources/topology-labels/model';
+import { guestClusterIdentityOutputsSchema, guestClusterIdentitySchema } from './resources/guest-cluster-identity/model';
+import { guestClusterReadyOutputsSchema, guestClusterReadySchema } from './resources/guest-cluster-ready/model';
 
 /** One resource of the package. */
 export interface ResourceEntry {
@@ -132,6 +134,31 @@ export const RESOURCES = [
     inputs: keyPairSchema,
     outputs: keyPairOutputsSchema,
     nameInput: 'name',
+  },
+  {
+    className: 'GuestClusterIdentity',
+    exportName: 'guestClusterIdentity',
+    load: () => (require('./resources/guest-cluster-identity/handlers') as typeof import('./resources/guest-cluster-identity/handlers')).guestClusterIdentityResource,
+    description:
+      'What an RKE2 guest cluster is born with and keeps: its CAs and service-account key (generated with @peculiar/x509), a server token ' +
+      'pinning the server CA\'s hash and a separate agent token, an admin kubeconfig signed by its client CA, and the settings every server ' +
+      'must share — kept in one Harvester Secret and as Pulumi secrets. A change of those settings replaces it, and with it the cluster; a ' +
+      'Kubernetes version change is checked at preview (no minor skipped, agents never ahead of the servers).',
+    inputs: guestClusterIdentitySchema,
+    outputs: guestClusterIdentityOutputsSchema,
+    nameInput: 'clusterName',
+  },
+  {
+    className: 'GuestClusterReady',
+    exportName: 'guestClusterReady',
+    load: () => (require('./resources/guest-cluster-ready/handlers') as typeof import('./resources/guest-cluster-ready/handlers')).guestClusterReadyResource,
+    description:
+      'Waits, through the guest cluster\'s API, until every expected Node is Ready and initialised by the Harvester cloud provider (providerID ' +
+      'harvester://<VM uid>, no uninitialized taint), with per-node progress and status; when a node cannot come up it says why (wrong token, ' +
+      'supervisor unreachable, not Ready in time). Writes nothing.',
+    inputs: guestClusterReadySchema,
+    outputs: guestClusterReadyOutputsSchema,
+    nameInput: 'clusterName',
   },
 ] as const satisfies readonly ResourceEntry[];
 

@@ -8,11 +8,13 @@
 import { DynamicHostError, type DynamicHost } from './dynamic-host';
 import { Display, propertyChanges, type CountKey, type ResourceFailure, type StepOp } from './display';
 import type { MonitorHandler, Registration } from './monitor';
+import { DEFAULT_REFRESH_PARALLEL, refreshResources } from './refresh';
 import { unwrapSecrets, wrapSecrets } from './secrets';
 import { progressObject } from '../provider/core/progress';
 import { RESOURCES, progressObjectOf } from '../provider/registry';
 import { parseProgressLine } from '../provider/host/progress';
 import { formatFailure } from '../provider/core/input-errors';
+import type { CheckFailure } from '../provider/core/types';
 import type { ResourceState, StackState, StateStore } from './state';
 
 type Raw = Record<string, unknown>;
@@ -26,6 +28,12 @@ const DYNAMIC_PREFIX = 'pulumi-nodejs:dynamic/';
  * ("failed to register new resource <name> [<type>]: …"). The program's unhandled-error report quoting either
  * only repeats a failure the step already reported.
  */
+/**
+ * The hint of the SDK's missing-config error (@pulumi/pulumi config.js: "please set a value using the command
+ * `pulumi config set …`"), which the runner answers with its own `config set`.
+ */
+const PULUMI_CONFIG_SET = /`pulumi config set /g;
+
 const SDK_REGISTRATION_FAILED = [/\bresource (\S+) \[[^\]]+\] failed to register\b/g, /\bfailed to register new resource (\S+) \[[^\]]+\]/g];
 
 export interface DeploymentOptions {
@@ -34,8 +42,15 @@ export interface DeploymentOptions {
   store: StateStore;
   dryRun: boolean;
   display: Display;
+  /** --diff: every changed property with its whole value. */
+  full?: boolean;
   /** Interval of "still creating…" lines. @default 5000 */
   progressEveryMs?: number;
+  /**
+   * The command that sets config, for the SDK's "Missing required configuration variable" hint, which names
+   * `pulumi config set`. @default "npx harvester-iac-run config set"
+   */
+  configSetCommand?: string;
 }
 
 /** What the monitor answers for a registration: its URN, id and outputs, or that its step failed. */
@@ -138,11 +153,14 @@ export class Deployment implements MonitorHandler {
   /**
    * A line the provider printed on the host's standard output. Its progress lines ("HarvesterMachinePool
    * default/workers: 2/3 VMs ready; …") go under the resource being worked on; anything else is shown as is.
+   * A line naming an object other than the one the inputs' `name` gives (GuestClusterCredentials reports on its
+   * ServiceAccount) goes under the only step of its type, when there is only one.
    */
   providerOutput(line: string): void {
     const progress = parseProgressLine(line);
-    const step = progress && this.progressTargets.get(`${progress.resource} ${progress.object}`);
-    if (step) this.o.display.step(step.op, step.type, step.name, `${step.verb}... ${progress.text}`);
+    const ofType = progress ? [...this.progressTargets].filter(([key]) => key.startsWith(`${progress.resource} `)) : [];
+    const step = progress && (this.progressTargets.get(`${progress.resource} ${progress.object}`) ?? (ofType.length === 1 ? ofType[0][1] : undefined));
+    if (step) this.o.display.step(step.op, step.type, step.name, `${step.verb}... ${progress!.text}`);
     else this.o.display.line(`    ${line}`);
   }
 
@@ -177,11 +195,11 @@ export class Deployment implements MonitorHandler {
     const checked = await host.check(urn, old?.inputs ?? {}, news);
     if (checked.failures.length) {
       display.step(old ? 'update' : 'create', reg.type, reg.name, '**failed**');
-      throw new Error(`invalid inputs:\n${checked.failures.map((f) => `  - ${formatFailure(f)}`).join('\n')}`);
+      throw new Error(checkFailureMessage(checked.failures));
     }
     const inputs = checked.inputs;
     const result = (id: string, outputs: Raw) => ({ urn, id, object: wrapSecrets(outputs, secretKeys) });
-    const base = { urn, type: reg.type, name: reg.name, secretKeys };
+    const base = { urn, type: reg.type, name: reg.name, secretKeys, ...(reg.replacementTrigger !== undefined ? { replacementTrigger: reg.replacementTrigger } : {}) };
 
     if (!old) {
       if (dryRun) {
@@ -196,13 +214,18 @@ export class Deployment implements MonitorHandler {
     }
 
     const diff = await host.diff(urn, old.id, old.outputs, inputs);
-    if (diff.changes === 'none') {
+    // The replacementTrigger option: the engine replaces the resource when its value moved (an unknown one moves).
+    const triggered = reg.replacementTrigger !== undefined && old.replacementTrigger !== undefined && JSON.stringify(reg.replacementTrigger) !== JSON.stringify(old.replacementTrigger);
+    if (diff.changes === 'none' && !triggered) {
+      // A trigger set on a resource that had none is recorded, so its next move replaces.
+      if (!dryRun && reg.replacementTrigger !== undefined && old.replacementTrigger === undefined) this.record({ ...old, replacementTrigger: reg.replacementTrigger });
       this.count('same');
       return result(old.id, old.outputs);
     }
-    const details = propertyChanges(old.inputs, inputs, secretKeys, diff.replaces);
+    const details = propertyChanges(old.inputs, inputs, { secretKeys, replaceKeys: diff.replaces, full: this.o.full });
+    if (triggered) details.push('replacementTrigger changed (what it follows was replaced)');
     if (!details.length) details.push('(the live objects differ from the recorded state; see `drift` after a refresh)');
-    const replace = diff.replaces.length > 0;
+    const replace = diff.replaces.length > 0 || triggered;
     const op: StepOp = replace ? 'replace' : 'update';
     display.step(op, reg.type, reg.name, op, details);
     if (dryRun) {
@@ -264,7 +287,8 @@ export class Deployment implements MonitorHandler {
   log(severity: 'debug' | 'info' | 'warning' | 'error', message: string): void {
     if (severity === 'debug') return;
     if (severity === 'error' && this.repeatsReportedFailure(message)) return;
-    for (const line of message.trimEnd().split('\n')) this.o.display.line(`    ${severity === 'info' ? '' : `${severity}: `}${line}`);
+    const text = message.replace(PULUMI_CONFIG_SET, `\`${this.o.configSetCommand ?? 'npx harvester-iac-run config set'} `);
+    for (const line of text.trimEnd().split('\n')) this.o.display.line(`    ${severity === 'info' ? '' : `${severity}: `}${line.replace(/^\t+/, '')}`);
   }
 
   private repeatsReportedFailure(message: string): boolean {
@@ -315,26 +339,20 @@ export class Deployment implements MonitorHandler {
     }
   }
 
-  /** refresh: reads every recorded resource back; prints what changed. `persist` false for `preview --refresh`. */
-  async refreshAll(persist: boolean): Promise<void> {
-    for (const r of [...this.state.resources]) {
-      try {
-        const read = await this.o.host.read(r.urn, r.id, r.outputs, r.inputs);
-        if (!read.id) {
-          this.count('delete');
-          this.o.display.step('delete', r.type, r.name, 'deleted (gone from the cluster)');
-          this.state.resources = this.state.resources.filter((x) => x.urn !== r.urn);
-        } else {
-          const changes = propertyChanges(r.outputs, read.properties, r.secretKeys);
-          this.count(changes.length ? 'refresh' : 'same');
-          if (changes.length) this.o.display.step('refresh', r.type, r.name, 'refreshed (the cluster differs)', changes);
-          Object.assign(r, { id: read.id, outputs: read.properties, inputs: read.inputs ?? r.inputs });
-        }
-      } catch (err) {
-        this.fail(r, err);
-        this.o.display.step('refresh', r.type, r.name, '**refresh failed**');
-      }
-    }
+  /**
+   * refresh: reads every recorded resource back, `parallel` at a time, and prints what changed in the state's order
+   * (refresh.ts). `persist` false for `preview --refresh`.
+   */
+  async refreshAll(persist: boolean, parallel = DEFAULT_REFRESH_PARALLEL): Promise<void> {
+    await refreshResources({
+      state: this.state,
+      host: this.o.host,
+      display: this.o.display,
+      full: this.o.full,
+      parallel,
+      count: (op) => this.count(op),
+      fail: (r, err) => this.fail(r, err),
+    });
     if (persist) this.o.store.save(this.state);
   }
 
@@ -357,4 +375,16 @@ function pastTense(verb: string): string {
   const [first, ...rest] = verb.split(' ');
   const past: Record<string, string> = { creating: 'created', updating: 'updated', deleting: 'deleted' };
   return [past[first] ?? first, ...rest].join(' ');
+}
+
+/**
+ * What a failed check says under its resource. Failures of fields read "invalid inputs" with a line per field; a
+ * failure that names no field is the resource's whole check (the cluster unreachable, "not checked: …") and is not
+ * called invalid inputs, as the Pulumi CLI says "has a problem" for it (docs/design/resource-reconciler.md).
+ */
+export function checkFailureMessage(failures: readonly CheckFailure[]): string {
+  const ofFields = failures.filter((f) => f.property);
+  const whole = failures.filter((f) => !f.property).map((f) => f.reason);
+  const fields = ofFields.length ? [`invalid inputs:\n${ofFields.map((f) => `  - ${formatFailure(f)}`).join('\n')}`] : [];
+  return [...whole, ...fields].join('\n');
 }

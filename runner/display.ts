@@ -1,15 +1,20 @@
 /**
  * What the runner prints, shaped like `pulumi`'s own output: one line per resource step with its sign, the changed
  * properties under it, progress while an operation waits, the stack outputs and a summary. Secret values are
- * printed as [secret]; long values are cut.
+ * printed as [secret]. Without --diff a changed property's value is cut at 100 characters and at most 20 lines are
+ * shown per resource (the summary view); with --diff, and in the outputs, values are never cut.
  */
 import { UNKNOWN_VALUE } from './dynamic-host';
 
 type Raw = Record<string, unknown>;
 
-export type StepOp = 'create' | 'update' | 'replace' | 'delete' | 'same' | 'refresh' | 'read';
+/**
+ * A step's kind. A refresh tells two outcomes apart: `refresh`, the cluster differs from the program's inputs
+ * (drift), and `outputs`, only outputs moved on (an IP pool's allocations, a VM's address) with no drift.
+ */
+export type StepOp = 'create' | 'update' | 'replace' | 'delete' | 'same' | 'refresh' | 'outputs' | 'read';
 
-export const STEP_SIGN: Record<StepOp, string> = { create: '+', update: '~', replace: '+-', delete: '-', same: ' ', refresh: '~', read: '>' };
+export const STEP_SIGN: Record<StepOp, string> = { create: '+', update: '~', replace: '+-', delete: '-', same: ' ', refresh: '~', outputs: '~', read: '>' };
 
 /** What the summary counts: the steps done (or planned), and the steps that failed (never counted as done). */
 export type CountKey = StepOp | 'failed';
@@ -24,14 +29,16 @@ export interface ResourceFailure {
 /** Properties never shown: the serialized provider is noise to a reader. */
 const HIDDEN = new Set(['__provider']);
 
-const VALUE_LIMIT = 100;
+/** How long a value may be in the summary view (without --diff) before it is cut. */
+export const VALUE_LIMIT = 100;
 
-export function formatValue(value: unknown, secret = false): string {
+/** A value as one line of JSON; cut to `limit` characters when given (the summary view), whole otherwise. */
+export function formatValue(value: unknown, secret = false, limit?: number): string {
   if (secret) return '[secret]';
   if (value === UNKNOWN_VALUE) return '[unknown]';
   if (value === undefined) return 'undefined';
   const text = typeof value === 'string' ? JSON.stringify(value) : JSON.stringify(value, (_k, v) => (v === UNKNOWN_VALUE ? '[unknown]' : v));
-  return text.length > VALUE_LIMIT ? `${text.slice(0, VALUE_LIMIT - 1)}…` : text;
+  return limit !== undefined && text.length > limit ? `${text.slice(0, limit - 1)}…` : text;
 }
 
 function same(a: unknown, b: unknown): boolean {
@@ -40,15 +47,25 @@ function same(a: unknown, b: unknown): boolean {
 
 const isPlainObject = (v: unknown): v is Raw => v !== null && typeof v === 'object' && !Array.isArray(v);
 
-/** Most lines shown per resource; the rest is counted. */
-const CHANGE_LINES = 20;
+/** Most lines shown per resource in the summary view; the rest is counted. */
+export const CHANGE_LINES = 20;
+
+export interface ChangeOptions {
+  /** Top-level properties that are secret: compared, never printed. */
+  secretKeys?: readonly string[];
+  /** Top-level properties whose change forces a replacement. */
+  replaceKeys?: readonly string[];
+  /** --diff: whole values and every line. */
+  full?: boolean;
+}
 
 /**
  * The properties that differ between two property bags, down to the leaves that changed
  * ("~ hosts.harvester-node-2.zone: \"moved\" => \"eu-west-c\""), as `pulumi preview --diff` shows them.
- * Secret properties are compared but never printed.
  */
-export function propertyChanges(olds: Raw, news: Raw, secretKeys: readonly string[] = [], replaceKeys: readonly string[] = []): string[] {
+export function propertyChanges(olds: Raw, news: Raw, options: ChangeOptions = {}): string[] {
+  const { secretKeys = [], replaceKeys = [], full = false } = options;
+  const limit = full ? undefined : VALUE_LIMIT;
   const lines: string[] = [];
   const walk = (path: string, o: unknown, n: unknown, secret: boolean, tag: string): void => {
     if (same(o, n)) return;
@@ -62,13 +79,13 @@ export function propertyChanges(olds: Raw, news: Raw, secretKeys: readonly strin
         return;
       }
     }
-    if (o === undefined) lines.push(`+ ${path}: ${formatValue(n, secret)}${tag}`);
-    else if (n === undefined) lines.push(`- ${path}: ${formatValue(o, secret)}${tag}`);
-    else lines.push(`~ ${path}: ${formatValue(o, secret)} => ${formatValue(n, secret)}${tag}`);
+    if (o === undefined) lines.push(`+ ${path}: ${formatValue(n, secret, limit)}${tag}`);
+    else if (n === undefined) lines.push(`- ${path}: ${formatValue(o, secret, limit)}${tag}`);
+    else lines.push(`~ ${path}: ${formatValue(o, secret, limit)} => ${formatValue(n, secret, limit)}${tag}`);
   };
   const keys = [...new Set([...Object.keys(olds), ...Object.keys(news)])].filter((k) => !HIDDEN.has(k)).sort();
   for (const key of keys) walk(key, olds[key], news[key], secretKeys.includes(key), replaceKeys.includes(key) ? ' (forces replacement)' : '');
-  return lines.length > CHANGE_LINES ? [...lines.slice(0, CHANGE_LINES), `… and ${lines.length - CHANGE_LINES} more`] : lines;
+  return !full && lines.length > CHANGE_LINES ? [...lines.slice(0, CHANGE_LINES), `… and ${lines.length - CHANGE_LINES} more (--diff shows all)`] : lines;
 }
 
 /** Where output goes; tests collect the lines. */
@@ -118,6 +135,7 @@ export class Display {
       delete: ['to delete', 'deleted'],
       same: ['unchanged', 'unchanged'],
       refresh: ['to refresh', 'refreshed'],
+      outputs: ['outputs to refresh', 'outputs refreshed'],
       read: ['to read', 'read'],
       failed: ['failed', 'failed'],
     };

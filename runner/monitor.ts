@@ -20,6 +20,8 @@ export interface Registration {
   importId: string;
   ignoreChanges: string[];
   dependencies: string[];
+  /** The `replacementTrigger` option (undefined when not set): a value other than the recorded one replaces. */
+  replacementTrigger?: unknown;
 }
 
 /** What the monitor asks of the deployment. */
@@ -77,6 +79,7 @@ export class MonitorServer {
             importId: r.getImportid(),
             ignoreChanges: r.getIgnorechangesList(),
             dependencies: r.getDependenciesList(),
+            replacementTrigger: r.getReplacementTrigger()?.toJavaScript(),
           })
           .then((out) => {
             const res = new resproto.RegisterResourceResponse();

@@ -22,6 +22,8 @@ export interface ResourceState {
   secretKeys: string[];
   /** The resource's last operation failed part-way: the next up must converge it. */
   pendingReason?: string;
+  /** The `replacementTrigger` option's value when it was last created or updated (a change replaces it). */
+  replacementTrigger?: unknown;
 }
 
 export interface StackState {

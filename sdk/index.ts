@@ -14,3 +14,7 @@ export { getCapacity, type GetCapacityArgs, type Capacity, type HostCapacity, ty
 export { RESOURCES, PACKAGE_NAME, type ResourceEntry } from './registry';
 export type { MachinePoolArgs, MachinePoolInputs, MachinePoolOutputs, MachineStatus } from '../provider/resources/machine-pool';
 export type { TopologyLabelsArgs, TopologyLabelsInputs, TopologyLabelsOutputs, HostTopology, GuestNodeStatus } from '../provider/resources/topology-labels';
+export { COMPONENTS, type ComponentEntry } from './registry';
+export { GuestCluster, GUEST_CLUSTER_TYPE, type GuestClusterArgs } from './guest-cluster/component';
+export type { GuestClusterInputs } from './guest-cluster/model';
+export type { NodeStatus } from '../provider/resources/guest-cluster-ready/model';

@@ -13,6 +13,11 @@ import { registerSecret } from '../client/redact';
 export interface ConnectionSettings {
   kubeconfig?: string;
   context?: string;
+  /**
+   * How hard each request retries (HarvesterClient.connect's `retry`): a wait for an API that is still coming up
+   * (a guest cluster's first server) retries through its watch instead, quickly. @default the client's policy
+   */
+  retry?: { maxAttempts?: number; initialDelayMs?: number; maxDelayMs?: number };
 }
 
 /** Stack config keys read by `configure`. */

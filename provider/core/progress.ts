@@ -10,8 +10,10 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 export type ProgressSink = (line: string, object: string) => void;
 
 /** The object a resource's progress is about: `namespace/name`, or `name` for a cluster-scoped object. */
-export function progressObject(props: { namespace?: unknown; name?: unknown }): string {
-  const name = typeof props.name === 'string' && props.name ? props.name : '-';
+export function progressObject(props: { namespace?: unknown; name?: unknown; clusterName?: unknown }): string {
+  // Resources named by their guest cluster (GuestClusterCredentials, GuestClusterIdentity, …) have no `name` input.
+  const given = typeof props.name === 'string' && props.name ? props.name : props.clusterName;
+  const name = typeof given === 'string' && given ? given : '-';
   return typeof props.namespace === 'string' && props.namespace ? `${props.namespace}/${name}` : name;
 }
 

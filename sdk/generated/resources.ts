@@ -42,6 +42,8 @@ export interface HarvesterMachinePoolArgs {
   sshKeys?: pulumi.Input<pulumi.Input<string>[]>;
   /** cloud-init user data; must be a #cloud-config document unless guestAgent is "none". Secret: only its hash is kept in outputs. Default: a cloud-config that installs qemu-guest-agent. A change rolls the pool. */
   userData?: pulumi.Input<string>;
+  /** cloud-init user data of the VM that initialises a cluster (an RKE2, k3s or kubeadm first node): the first VM the pool creates when none of its VMs exists or is recorded gets it instead of userData; every VM made later — a scale-up, a roll, a VM healed, that first VM's own replacement — gets userData and joins. That VM is judged against initUserData: a change rolls it (its replacement joins), a change of userData alone does not. Secret: only its hash is kept in outputs. Default none. */
+  initUserData?: pulumi.Input<string>;
   /** The cloudInit output of a GuestClusterCredentials: its write_files (the kubeconfig of the guest's Harvester cloud provider and CSI driver) are merged into the cloud-config, so a program wires the credentials without templating user data. Secret: only its hash is kept in outputs. Default none. A change rolls the pool. */
   guestCredentials?: pulumi.Input<string>;
   /** cloud-init network data (YAML, version 1 or 2). Secret: only its hash is kept in outputs. Default none (DHCP). A change rolls the pool. */
@@ -185,6 +187,8 @@ export interface HarvesterMachinePoolArgs {
   guestCluster?: pulumi.Input<string>;
   /** Node pool name for label nodepool.harvesterhci.io/name (written only with guestCluster). Default: `name`. A change rolls the pool. */
   poolName?: pulumi.Input<string>;
+  /** Kubeconfig (YAML or a path) of the guest cluster these VMs are nodes of, each VM the Node of its name. With it, a VM leaves the guest before it is deleted (roll or scale-down): its Node is deleted and awaited gone — an RKE2 server's etcd member leaves then, while its replacement already serves — and a roll waits for each replacement's Node to be Ready before removing the next old VM. Without it a roll waits only for the VM to run. Secret. Not part of the diff. */
+  guestKubeconfig?: pulumi.Input<string>;
   /** How spec changes roll through the pool: each new VM is ready before an old one goes (with the defaults). Never replaces the pool. */
   rollingUpdate?: pulumi.Input<{
     /** VMs created above `count` while rolling (number or percentage, rounded up). Default 1. */
@@ -410,6 +414,12 @@ export class HarvesterMachinePool extends pulumi.dynamic.Resource {
   declare readonly networkDataHash: pulumi.Output<string | undefined>;
   /** Keyed digest of the guestCredentials input. Secret. */
   declare readonly guestCredentialsHash: pulumi.Output<string | undefined>;
+  /** Keyed digest of the initUserData input. Secret. */
+  declare readonly initUserDataHash: pulumi.Output<string | undefined>;
+  /** The VM made from initUserData, while it exists (it initialised the cluster; every other VM joined). */
+  declare readonly initMachine: pulumi.Output<string | undefined>;
+  /** Keyed digest of the rendered cloud-init user data of initMachine. Secret. */
+  declare readonly initCloudInitHash: pulumi.Output<string | undefined>;
   /** Per VM, by index. */
   declare readonly machines: pulumi.Output<{
     /** VM name ("<pool>-<index>"). */
@@ -742,6 +752,8 @@ export interface HarvesterLoadBalancerVmArgs extends HarvesterLoadBalancerCommon
   }>[]>;
   /** workloadType "vm": labels selecting the backend VMs (each key: one of these values), e.g. a HarvesterMachinePool's `backendSelector` output. Required for "vm". A change updates in place. */
   backendServerSelector: pulumi.Input<Record<string, pulumi.Input<pulumi.Input<string>[]>>>;
+  /** workloadType "vm": wait until the load balancer is Ready — a running backend behind it — before create and update are done. false: done once the address is allocated, for a control plane whose backends are made after it, from its address (Harvester's controller reports "no running backend servers" until then). Default: true (unset). A change updates nothing on the cluster. */
+  waitForBackends?: pulumi.Input<boolean>;
 }
 
 /** The arguments of HarvesterLoadBalancer with workloadType "cluster". */
@@ -807,6 +819,8 @@ export class HarvesterLoadBalancer extends pulumi.dynamic.Resource {
   }[] | undefined>;
   /** workloadType "vm": labels selecting the backend VMs (each key: one of these values), e.g. a HarvesterMachinePool's `backendSelector` output. Required for "vm". A change updates in place. */
   declare readonly backendServerSelector: pulumi.Output<Record<string, string[]> | undefined>;
+  /** workloadType "vm": wait until the load balancer is Ready — a running backend behind it — before create and update are done. false: done once the address is allocated, for a control plane whose backends are made after it, from its address (Harvester's controller reports "no running backend servers" until then). Default: true (unset). A change updates nothing on the cluster. */
+  declare readonly waitForBackends: pulumi.Output<boolean | undefined>;
   /** workloadType "cluster": kubeconfig (YAML or a path) of the guest cluster the Service lives in. Secret. Required for "cluster". Not part of the diff. */
   declare readonly guestKubeconfig: pulumi.Output<string | undefined>;
   /** workloadType "cluster": context of guestKubeconfig. Default: its current-context. */
@@ -1249,5 +1263,232 @@ export class HarvesterKeyPair extends pulumi.dynamic.Resource {
   /** Looks up (imports) an existing HarvesterKeyPair by id; its inputs are read back from the cluster. */
   static get(name: string, id: pulumi.Input<pulumi.ID>, opts?: pulumi.CustomResourceOptions): HarvesterKeyPair {
     return new HarvesterKeyPair(name, undefined as unknown as HarvesterKeyPairArgs, { ...opts, id });
+  }
+}
+
+/** The arguments of GuestClusterIdentity. */
+export interface GuestClusterIdentityArgs {
+  /** Per-resource override of the Harvester connection (a stack spanning several clusters): kubeconfig YAML content or a file path. Secret. Default: stack config harvester:kubeconfig, then $KUBECONFIG, then ~/.kube/config. Prefer stack config: rotating it needs no change here. Not part of the diff: a change updates nothing on the cluster. */
+  kubeconfig?: pulumi.Input<string>;
+  /** Per-resource override of the kubeconfig context. Default: stack config harvester:context, then the kubeconfig's current-context. */
+  context?: pulumi.Input<string>;
+  /** Name of the guest cluster: the Harvester cloud provider's --cluster-name, the admin user (`<clusterName>-admin`) and the Secret `<clusterName>-rke2-identity`. Required. A change replaces the identity, and so the cluster. In the SDK it defaults to the resource's name. */
+  clusterName?: pulumi.Input<string>;
+  /** Harvester namespace of the cluster's VMs, where the Secret is kept. Default "default". A change replaces the identity. */
+  namespace?: pulumi.Input<string>;
+  /** Address of the control plane (its load balancer's IPv4 address or a DNS name resolving to it): the admin kubeconfig's server (`https://<endpoint>:6443`) and the supervisor URL joins use (`https://<endpoint>:9345`). Required. A change updates the kubeconfig in place (servers must list the new address in tls-san). */
+  endpoint: pulumi.Input<string>;
+  /** RKE2 release of the servers, e.g. "v1.32.5+rke2r1". Required. A change updates in place and is checked at preview: a minor version may not be skipped nor go back (RKE2 upgrades one minor at a time, forward only). */
+  kubernetesVersion: pulumi.Input<string>;
+  /** RKE2 release of each agent pool, by pool name. Checked at preview against kubernetesVersion: an agent may not be newer than the servers, nor more than three minor versions older. Default none. A change updates in place. */
+  agentVersions?: pulumi.Input<Record<string, pulumi.Input<string>>>;
+  /** CNI plugin RKE2 deploys. Default "canal" (RKE2's). RKE2 cannot change it on a running cluster, so a change replaces the identity and the cluster. */
+  cni?: pulumi.Input<"canal" | "calico" | "cilium" | "flannel" | "none">;
+  /** Pod network (RKE2 cluster-cidr, a critical value every server shares). Default "10.42.0.0/16". A change replaces the cluster. */
+  clusterCidr?: pulumi.Input<string>;
+  /** Service network (RKE2 service-cidr, critical). Default "10.43.0.0/16". A change replaces the cluster. */
+  serviceCidr?: pulumi.Input<string>;
+  /** Cluster DNS service address (RKE2 cluster-dns, critical), inside serviceCidr. Default: the tenth address of serviceCidr (10.43.0.10), as RKE2. A change replaces the cluster. */
+  clusterDns?: pulumi.Input<string>;
+  /** Cluster DNS domain (RKE2 cluster-domain, critical). Default "cluster.local". A change replaces the cluster. */
+  clusterDomain?: pulumi.Input<string>;
+  /** Run no kube-proxy (RKE2 disable-kube-proxy, critical; for a CNI that replaces it). Default false. A change replaces the cluster. */
+  disableKubeProxy?: pulumi.Input<boolean>;
+  /** Days the admin client certificate (of the kubeconfig output) is valid. It is renewed in place by the first update within 30 days of its expiry. Default 365. A change renews it. */
+  adminCertificateDays?: pulumi.Input<number>;
+  /** Bounds of every wait. Default 1m each. */
+  timeouts?: pulumi.Input<{
+    /** Until the Secret is written. Default "1m". */
+    create?: pulumi.Input<string>;
+    /** Until the Secret is updated. Default "1m". */
+    update?: pulumi.Input<string>;
+    /** Until the Secret is gone. Default "1m". */
+    delete?: pulumi.Input<string>;
+  }>;
+}
+
+/** What an RKE2 guest cluster is born with and keeps: its CAs and service-account key (generated with @peculiar/x509), a server token pinning the server CA's hash and a separate agent token, an admin kubeconfig signed by its client CA, and the settings every server must share — kept in one Harvester Secret and as Pulumi secrets. A change of those settings replaces it, and with it the cluster; a Kubernetes version change is checked at preview (no minor skipped, agents never ahead of the servers). */
+export class GuestClusterIdentity extends pulumi.dynamic.Resource {
+  /** Per-resource override of the Harvester connection (a stack spanning several clusters): kubeconfig YAML content or a file path. Secret. Default: stack config harvester:kubeconfig, then $KUBECONFIG, then ~/.kube/config. Prefer stack config: rotating it needs no change here. Not part of the diff: a change updates nothing on the cluster. */
+  declare readonly kubeconfig: pulumi.Output<string | undefined>;
+  /** Per-resource override of the kubeconfig context. Default: stack config harvester:context, then the kubeconfig's current-context. */
+  declare readonly context: pulumi.Output<string | undefined>;
+  /** Name of the guest cluster: the Harvester cloud provider's --cluster-name, the admin user (`<clusterName>-admin`) and the Secret `<clusterName>-rke2-identity`. Required. A change replaces the identity, and so the cluster. */
+  declare readonly clusterName: pulumi.Output<string>;
+  /** Harvester namespace of the cluster's VMs, where the Secret is kept. Default "default". A change replaces the identity. */
+  declare readonly namespace: pulumi.Output<string>;
+  /** Address of the control plane (its load balancer's IPv4 address or a DNS name resolving to it): the admin kubeconfig's server (`https://<endpoint>:6443`) and the supervisor URL joins use (`https://<endpoint>:9345`). Required. A change updates the kubeconfig in place (servers must list the new address in tls-san). */
+  declare readonly endpoint: pulumi.Output<string>;
+  /** RKE2 release of the servers, e.g. "v1.32.5+rke2r1". Required. A change updates in place and is checked at preview: a minor version may not be skipped nor go back (RKE2 upgrades one minor at a time, forward only). */
+  declare readonly kubernetesVersion: pulumi.Output<string>;
+  /** RKE2 release of each agent pool, by pool name. Checked at preview against kubernetesVersion: an agent may not be newer than the servers, nor more than three minor versions older. Default none. A change updates in place. */
+  declare readonly agentVersions: pulumi.Output<Record<string, string>>;
+  /** CNI plugin RKE2 deploys. Default "canal" (RKE2's). RKE2 cannot change it on a running cluster, so a change replaces the identity and the cluster. */
+  declare readonly cni: pulumi.Output<"canal" | "calico" | "cilium" | "flannel" | "none">;
+  /** Pod network (RKE2 cluster-cidr, a critical value every server shares). Default "10.42.0.0/16". A change replaces the cluster. */
+  declare readonly clusterCidr: pulumi.Output<string>;
+  /** Service network (RKE2 service-cidr, critical). Default "10.43.0.0/16". A change replaces the cluster. */
+  declare readonly serviceCidr: pulumi.Output<string>;
+  /** Cluster DNS service address (RKE2 cluster-dns, critical), inside serviceCidr. Default: the tenth address of serviceCidr (10.43.0.10), as RKE2. A change replaces the cluster. */
+  declare readonly clusterDns: pulumi.Output<string | undefined>;
+  /** Cluster DNS domain (RKE2 cluster-domain, critical). Default "cluster.local". A change replaces the cluster. */
+  declare readonly clusterDomain: pulumi.Output<string>;
+  /** Run no kube-proxy (RKE2 disable-kube-proxy, critical; for a CNI that replaces it). Default false. A change replaces the cluster. */
+  declare readonly disableKubeProxy: pulumi.Output<boolean>;
+  /** Days the admin client certificate (of the kubeconfig output) is valid. It is renewed in place by the first update within 30 days of its expiry. Default 365. A change renews it. */
+  declare readonly adminCertificateDays: pulumi.Output<number>;
+  /** Bounds of every wait. Default 1m each. */
+  declare readonly timeouts: pulumi.Output<{
+    /** Until the Secret is written. Default "1m". */
+    create?: string;
+    /** Until the Secret is updated. Default "1m". */
+    update?: string;
+    /** Until the Secret is gone. Default "1m". */
+    delete?: string;
+  }>;
+  /** The Harvester Secret keeping the identity (`<clusterName>-rke2-identity`, in namespace). */
+  declare readonly secretName: pulumi.Output<string>;
+  /** The server CA certificate (PEM): what the API and the supervisor serve with, and what the kubeconfig trusts. */
+  declare readonly caCertificate: pulumi.Output<string>;
+  /** SHA-256 (hex) of caCertificate's bytes: the CA hash both tokens pin (k3s checks it against /cacerts before any password). */
+  declare readonly caHash: pulumi.Output<string>;
+  /** `https://<endpoint>:6443`. */
+  declare readonly apiServerUrl: pulumi.Output<string>;
+  /** `https://<endpoint>:9345`: the `server:` of every node that joins. */
+  declare readonly supervisorUrl: pulumi.Output<string>;
+  /** `K10<caHash>::server:<password>`: the token of servers (cluster-admin equivalent: it fetches the CA keys). Secret. */
+  declare readonly serverToken: pulumi.Output<string>;
+  /** `K10<caHash>::node:<password>`: the token of agents, which can only join agents. Servers get it as agent-token. Secret. */
+  declare readonly agentToken: pulumi.Output<string>;
+  /** YAML list of cloud-init write_files entries putting the CAs and service.key where RKE2 reads them (/var/lib/rancher/rke2/server/tls): the initialising server's alone. Secret. */
+  declare readonly bootstrapFiles: pulumi.Output<string>;
+  /** Kubeconfig of the guest cluster's admin (`<clusterName>-admin`, group system:masters; a client certificate signed by the client CA) for apiServerUrl, trusting caCertificate. Works as soon as a server is up. Secret. */
+  declare readonly adminKubeconfig: pulumi.Output<string>;
+  /** When the admin client certificate expires (ISO 8601). */
+  declare readonly adminCertificateExpires: pulumi.Output<string>;
+  /** Differences found by the last read between the Secret and the recorded identity. */
+  declare readonly drift: pulumi.Output<string[]>;
+
+  /** Creates (or, with `opts.id`, reads) a GuestClusterIdentity named `name`. */
+  constructor(name: string, args: GuestClusterIdentityArgs, opts?: pulumi.CustomResourceOptions) {
+    super(providerFor('guestClusterIdentity'), name, resourceProps('GuestClusterIdentity', name, args), resourceOptions('GuestClusterIdentity', opts), PULUMI_MODULE, 'GuestClusterIdentity');
+  }
+
+  /** Looks up (imports) an existing GuestClusterIdentity by id; its inputs are read back from the cluster. */
+  static get(name: string, id: pulumi.Input<pulumi.ID>, opts?: pulumi.CustomResourceOptions): GuestClusterIdentity {
+    return new GuestClusterIdentity(name, undefined as unknown as GuestClusterIdentityArgs, { ...opts, id });
+  }
+}
+
+/** The arguments of GuestClusterReady. */
+export interface GuestClusterReadyArgs {
+  /** Per-resource override of the Harvester connection (a stack spanning several clusters): kubeconfig YAML content or a file path. Secret. Default: stack config harvester:kubeconfig, then $KUBECONFIG, then ~/.kube/config. Prefer stack config: rotating it needs no change here. Not part of the diff: a change updates nothing on the cluster. */
+  kubeconfig?: pulumi.Input<string>;
+  /** Per-resource override of the kubeconfig context. Default: stack config harvester:context, then the kubeconfig's current-context. */
+  context?: pulumi.Input<string>;
+  /** Name of the guest cluster (as its GuestClusterIdentity). Required. A change replaces the resource. In the SDK it defaults to the resource's name. */
+  clusterName?: pulumi.Input<string>;
+  /** Harvester namespace of the cluster's VMs. Default "default". A change replaces the resource. */
+  namespace?: pulumi.Input<string>;
+  /** Kubeconfig of the guest cluster (GuestClusterIdentity's adminKubeconfig). Secret. Required. */
+  guestKubeconfig: pulumi.Input<string>;
+  /** The Nodes the cluster must have: one per VM of its pools (a HarvesterMachinePool's machines[].name). Required. A change waits for the new list. */
+  nodes: pulumi.Input<pulumi.Input<{
+    /** Name of the VM, which is the name of its Node. Required. */
+    name: pulumi.Input<string>;
+    /** "server" (control plane and etcd) or "agent". Required. */
+    role: pulumi.Input<"server" | "agent">;
+  }>[]>;
+  /** The supervisor every joining node reaches (GuestClusterIdentity's supervisorUrl): probed to say why a node does not join. Default none (no probe). */
+  supervisorUrl?: pulumi.Input<string>;
+  /** The control-plane HarvesterLoadBalancer (in namespace): its listeners and backends say why the supervisor cannot be reached. Default none. */
+  loadBalancer?: pulumi.Input<string>;
+  /** The cluster's server token: a server whose user data carries another never joins. Secret. Default none (not compared). */
+  serverToken?: pulumi.Input<string>;
+  /** The cluster's agent token: an agent whose user data carries another never joins. Secret. Default none (not compared). */
+  agentToken?: pulumi.Input<string>;
+  /** Bounds of every wait. */
+  timeouts?: pulumi.Input<{
+    /** Until every Node is Ready and initialised (CAPHV allows 20m per node start). Default "20m". */
+    create?: pulumi.Input<string>;
+    /** Until every Node of the new list is Ready and initialised. Default "20m". */
+    update?: pulumi.Input<string>;
+    /** Nothing is deleted; kept for symmetry. Default "1m". */
+    delete?: pulumi.Input<string>;
+  }>;
+}
+
+/** Waits, through the guest cluster's API, until every expected Node is Ready and initialised by the Harvester cloud provider (providerID harvester://<VM uid>, no uninitialized taint), with per-node progress and status; when a node cannot come up it says why (wrong token, supervisor unreachable, not Ready in time). Writes nothing. */
+export class GuestClusterReady extends pulumi.dynamic.Resource {
+  /** Per-resource override of the Harvester connection (a stack spanning several clusters): kubeconfig YAML content or a file path. Secret. Default: stack config harvester:kubeconfig, then $KUBECONFIG, then ~/.kube/config. Prefer stack config: rotating it needs no change here. Not part of the diff: a change updates nothing on the cluster. */
+  declare readonly kubeconfig: pulumi.Output<string | undefined>;
+  /** Per-resource override of the kubeconfig context. Default: stack config harvester:context, then the kubeconfig's current-context. */
+  declare readonly context: pulumi.Output<string | undefined>;
+  /** Name of the guest cluster (as its GuestClusterIdentity). Required. A change replaces the resource. */
+  declare readonly clusterName: pulumi.Output<string>;
+  /** Harvester namespace of the cluster's VMs. Default "default". A change replaces the resource. */
+  declare readonly namespace: pulumi.Output<string>;
+  /** Kubeconfig of the guest cluster (GuestClusterIdentity's adminKubeconfig). Secret. Required. */
+  declare readonly guestKubeconfig: pulumi.Output<string>;
+  /** The Nodes the cluster must have: one per VM of its pools (a HarvesterMachinePool's machines[].name). Required. A change waits for the new list. */
+  declare readonly nodes: pulumi.Output<{
+    /** Name of the VM, which is the name of its Node. Required. */
+    name: string;
+    /** "server" (control plane and etcd) or "agent". Required. */
+    role: "server" | "agent";
+  }[]>;
+  /** The supervisor every joining node reaches (GuestClusterIdentity's supervisorUrl): probed to say why a node does not join. Default none (no probe). */
+  declare readonly supervisorUrl: pulumi.Output<string | undefined>;
+  /** The control-plane HarvesterLoadBalancer (in namespace): its listeners and backends say why the supervisor cannot be reached. Default none. */
+  declare readonly loadBalancer: pulumi.Output<string | undefined>;
+  /** The cluster's server token: a server whose user data carries another never joins. Secret. Default none (not compared). */
+  declare readonly serverToken: pulumi.Output<string | undefined>;
+  /** The cluster's agent token: an agent whose user data carries another never joins. Secret. Default none (not compared). */
+  declare readonly agentToken: pulumi.Output<string | undefined>;
+  /** Bounds of every wait. */
+  declare readonly timeouts: pulumi.Output<{
+    /** Until every Node is Ready and initialised (CAPHV allows 20m per node start). Default "20m". */
+    create?: string;
+    /** Until every Node of the new list is Ready and initialised. Default "20m". */
+    update?: string;
+    /** Nothing is deleted; kept for symmetry. Default "1m". */
+    delete?: string;
+  }>;
+  /** Per expected node: VM, host, zone, kubelet version, Ready, providerID. */
+  declare readonly nodeStatus: pulumi.Output<{
+    /** Node (and VM) name. */
+    name: string;
+    /** "server" or "agent". */
+    role: "server" | "agent";
+    /** The VM, "namespace/name". */
+    vm: string;
+    /** Harvester host running the VM. */
+    host?: string;
+    /** Zone of the Node (topology.kubernetes.io/zone, as the cloud provider sets it). */
+    zone?: string;
+    /** The kubelet (RKE2) version the Node reports. */
+    kubeletVersion?: string;
+    /** The Node's Ready condition is True. */
+    ready: boolean;
+    /** The Node's providerID (`harvester://<VM uid>` once the cloud provider initialised it). */
+    providerId?: string;
+    /** providerID names this VM and the uninitialized taint is gone. */
+    initialised: boolean;
+    /** What is missing, while not ready and initialised. */
+    waitingFor?: string;
+  }[]>;
+  /** Nodes Ready and initialised. */
+  declare readonly readyCount: pulumi.Output<number>;
+  /** Nodes found not Ready or not initialised by the last read. */
+  declare readonly drift: pulumi.Output<string[]>;
+
+  /** Creates (or, with `opts.id`, reads) a GuestClusterReady named `name`. */
+  constructor(name: string, args: GuestClusterReadyArgs, opts?: pulumi.CustomResourceOptions) {
+    super(providerFor('guestClusterReady'), name, resourceProps('GuestClusterReady', name, args), resourceOptions('GuestClusterReady', opts), PULUMI_MODULE, 'GuestClusterReady');
+  }
+
+  /** Looks up (imports) an existing GuestClusterReady by id; its inputs are read back from the cluster. */
+  static get(name: string, id: pulumi.Input<pulumi.ID>, opts?: pulumi.CustomResourceOptions): GuestClusterReady {
+    return new GuestClusterReady(name, undefined as unknown as GuestClusterReadyArgs, { ...opts, id });
   }
 }

@@ -12,7 +12,7 @@ import Ajv from 'ajv';
 import { Testing } from 'cdktf';
 import { KubernetesProvider } from '@cdktf/provider-kubernetes/lib/provider';
 import { addKubernetesFormats } from '../../emulator/api/validation';
-import { GuestClusterCredentials, HarvesterIPPool, HarvesterImage, HarvesterLoadBalancer, HarvesterMachinePool, HarvesterNetwork, TopologyLabels } from '../../cdktf';
+import { GuestClusterCredentials, GuestClusterIdentity, GuestClusterReady, HarvesterIPPool, HarvesterImage, HarvesterLoadBalancer, HarvesterMachinePool, HarvesterNetwork, TopologyLabels } from '../../cdktf';
 import { synthQuickstart } from '../../examples/cdktf/main';
 import { desiredVirtualMachines } from '../../provider/resources/machine-pool/desired';
 import { validateInputs as validatePool } from '../../provider/resources/machine-pool/validate';
@@ -183,5 +183,26 @@ describe('CDK for Terraform constructs', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('CDK for Terraform: guest cluster constructs', () => {
+  const pem = (what: string) => ({ cert: `-----BEGIN CERTIFICATE-----\n${what}\n-----END CERTIFICATE-----\n`, key: `-----BEGIN PRIVATE KEY-----\n${what}\n-----END PRIVATE KEY-----\n` });
+  const pki = { server: pem('s'), client: pem('c'), requestHeader: pem('r'), etcdServer: pem('es'), etcdPeer: pem('ep'), serviceKey: pem('k').key };
+
+  it('GuestClusterIdentity: the identity Secret as the provider keeps it, tokens pinning the hash of the given server CA', () => {
+    let construct!: GuestClusterIdentity;
+    const out = synth((scope) => (construct = new GuestClusterIdentity(scope, 'prod-1', { endpoint: '10.0.20.10', kubernetesVersion: 'v1.32.5+rke2r1', pki, serverPassword: 'sp', agentPassword: 'ap', admin: pem('a') })));
+    const [secret] = resources(out, 'kubernetes_secret_v1');
+    assert.equal(secret.metadata.name, 'prod-1-rke2-identity');
+    assert.equal(secret.metadata.labels['harvester-iac.io/resource-type'], 'guest-cluster-identity');
+    assert.deepEqual(Object.keys(secret.data).sort(), ['admin.crt', 'admin.key', 'agent-password', 'client-ca.crt', 'client-ca.key', 'etcd-peer-ca.crt', 'etcd-peer-ca.key', 'etcd-server-ca.crt', 'etcd-server-ca.key', 'request-header-ca.crt', 'request-header-ca.key', 'server-ca.crt', 'server-ca.key', 'server-password', 'service.key']);
+    assert.match(construct.serverToken, /^K10\$\{TfToken\[TOKEN\.\d+\]\}::server:sp$/, 'the hash is Terraform\'s sha256 of the given CA');
+    assert.match(construct.agentToken, /::node:ap$/);
+    assert.throws(() => synth((scope) => new GuestClusterIdentity(scope, 'x', { endpoint: '10.0.20.10', kubernetesVersion: 'v1.32.5+rke2r1', agentVersions: { w: 'v1.33.0+rke2r1' }, pki, serverPassword: 'sp', agentPassword: 'ap', admin: pem('a') })), /agentVersions\.w: .* newer than the servers/);
+  });
+
+  it('GuestClusterReady: not offered, saying why and what to run instead', () => {
+    assert.throws(() => synth((scope) => new GuestClusterReady(scope, 'prod-1')), /Terraform waits only for objects it writes.*kubectl .* wait --for=condition=Ready node --all/);
   });
 });

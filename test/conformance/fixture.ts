@@ -83,4 +83,9 @@ export interface ConformanceFixture {
   importByIdUnsupported?: string;
   /** Names of the secret inputs. */
   secretInputs: readonly string[];
+  /**
+   * Why this resource writes nothing (a wait): case 8 then checks that its create and update write nothing at all,
+   * on Harvester and on the guest, instead of failing each write in turn.
+   */
+  writesNothing?: string;
 }

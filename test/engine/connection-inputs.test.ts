@@ -23,7 +23,7 @@ describe('engine contract: a failing connection input is reported on property ""
   after(async () => h?.stop());
 
   it('covers every provider export', () => {
-    assert.deepEqual(RESOURCES.map((f) => f.exportName).sort(), ['guestClusterCredentials', 'image', 'ipPool', 'keyPair', 'loadBalancer', 'machinePool', 'network', 'topologyLabels']);
+    assert.deepEqual(RESOURCES.map((f) => f.exportName).sort(), ['guestClusterCredentials', 'guestClusterIdentity', 'image', 'ipPool', 'keyPair', 'loadBalancer', 'machinePool', 'network', 'topologyLabels']);
   });
 
   for (const fixture of RESOURCES) {

@@ -2,8 +2,9 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { propertyChanges, formatValue } from '../../runner/display';
+import { Display, formatValue, propertyChanges } from '../../runner/display';
 import { UNKNOWN_VALUE } from '../../runner/dynamic-host';
+import { limited } from '../../runner/refresh';
 import { SecretBox, secretValue, unwrapSecrets, wrapSecrets } from '../../runner/secrets';
 import { StateStore } from '../../runner/state';
 
@@ -22,17 +23,90 @@ describe('local runner: display', () => {
     const lines = propertyChanges(
       { __provider: 'old', name: 'a', userData: '#cloud-config\npassword: hunter2', gone: 1 },
       { __provider: 'new', name: 'b', userData: '#cloud-config\npassword: other', added: true },
-      ['userData'],
-      ['name'],
+      { secretKeys: ['userData'], replaceKeys: ['name'] },
     );
     assert.deepEqual(lines, ['+ added: true', '- gone: 1', '~ name: "a" => "b" (forces replacement)', '~ userData: [secret] => [secret]']);
     assert.equal(lines.join('\n').includes('hunter2'), false);
   });
 
-  it('prints unknowns as [unknown] and cuts long values', () => {
+  it('prints unknowns as [unknown]; cuts long values only in the summary view, never with --diff', () => {
     assert.equal(formatValue(UNKNOWN_VALUE), '[unknown]');
     assert.deepEqual(propertyChanges({ zones: ['a'] }, { zones: UNKNOWN_VALUE }), ['~ zones: ["a"] => [unknown]']);
-    assert.ok(formatValue('x'.repeat(500)).length <= 100);
+    const long = 'x'.repeat(500);
+    assert.equal(formatValue(long), JSON.stringify(long), 'whole without a limit (outputs, --diff)');
+    assert.equal(formatValue(long, false, 100), `${JSON.stringify(long).slice(0, 99)}…`);
+    assert.deepEqual(propertyChanges({ a: 'old' }, { a: long }, { full: true }), [`~ a: "old" => ${JSON.stringify(long)}`]);
+    assert.equal(propertyChanges({ a: 'old' }, { a: long })[0].length, '~ a: "old" => '.length + 100);
+  });
+
+  it('shows at most 20 lines per resource in the summary view, every line with --diff', () => {
+    const olds = Object.fromEntries(Array.from({ length: 25 }, (_, i) => [`k${String(i).padStart(2, '0')}`, i]));
+    const news = Object.fromEntries(Object.entries(olds).map(([k, v]) => [k, v + 1]));
+    const summary = propertyChanges(olds, news);
+    assert.equal(summary.length, 21);
+    assert.equal(summary[20], '… and 5 more (--diff shows all)');
+    assert.equal(propertyChanges(olds, news, { full: true }).length, 25);
+  });
+});
+
+describe('local runner: display lines', () => {
+  const collect = () => {
+    const lines: string[] = [];
+    return { lines, display: new Display((l) => lines.push(l)) };
+  };
+
+  it('formats undefined, nested unknowns, and equal-length arrays element by element', () => {
+    assert.equal(formatValue(undefined), 'undefined');
+    assert.equal(formatValue({ a: UNKNOWN_VALUE, b: [UNKNOWN_VALUE] }), '{"a":"[unknown]","b":["[unknown]"]}');
+    assert.deepEqual(propertyChanges({ zones: ['z1', 'z2'] }, { zones: ['z1', 'moved'] }), ['~ zones[1]: "z2" => "moved"']);
+    assert.deepEqual(propertyChanges({ hosts: [{ zone: 'a' }] }, { hosts: [{ zone: 'b' }] }), ['~ hosts[0].zone: "a" => "b"']);
+    assert.deepEqual(propertyChanges({ token: ['a'] }, { token: ['b'] }, { secretKeys: ['token'] }), ['~ token: [secret] => [secret]'], 'a secret array is not walked into');
+  });
+
+  it('prints steps, outputs, diagnostics and the summary line by line, each block ended by a blank line', () => {
+    const { lines, display } = collect();
+    display.line();
+    display.step('create', 'pulumi-nodejs:dynamic/harvester:HarvesterKeyPair', 'k', 'created', ['+ a: 1']);
+    display.outputs({ b: 'x', a: 1 }, ['b']);
+    display.diagnostics([{ type: 'pulumi-nodejs:dynamic/harvester:HarvesterImage', name: 'img', message: 'invalid inputs:\n  - url: bad\n' }]);
+    display.summary({ create: 2, same: 1, failed: 1, outputs: 1 }, 'done');
+    assert.deepEqual(lines, [
+      '',
+      `  +  ${'harvester:HarvesterKeyPair'.padEnd(34)} ${'k'.padEnd(16)} created`,
+      '        + a: 1',
+      'Outputs:',
+      '    a: 1',
+      '    b: [secret]',
+      '',
+      'Diagnostics:',
+      '  harvester:HarvesterImage (img):',
+      '    error: invalid inputs:',
+      '      - url: bad',
+      '',
+      'Resources:',
+      '    + 2 created',
+      '    1 unchanged',
+      '    ~ 1 outputs refreshed',
+      '    1 failed',
+      '',
+    ]);
+    const empty = collect();
+    empty.display.outputs({}, []);
+    empty.display.diagnostics([]);
+    empty.display.summary({}, 'to');
+    assert.deepEqual(empty.lines, ['Resources:', '    no resources', '']);
+  });
+
+  it('writes to standard output by default', () => {
+    const written: string[] = [];
+    const write = process.stdout.write;
+    process.stdout.write = ((chunk: string) => written.push(chunk) > 0) as typeof process.stdout.write;
+    try {
+      new Display().line('to stdout');
+    } finally {
+      process.stdout.write = write;
+    }
+    assert.deepEqual(written, ['to stdout\n']);
   });
 });
 
@@ -75,5 +149,34 @@ describe('local runner: secrets and state', () => {
     const tampered = sealed.slice(0, -4) + (sealed.endsWith('AAAA') ? 'BBBB' : 'AAAA');
     assert.throws(() => box.open(tampered));
     assert.equal(box.open(sealed), 'value');
+  });
+});
+
+describe('local runner: refresh parallelism', () => {
+  it('runs at most `limit` reads at once, the next as one ends, and gives the results in the items\' order', async () => {
+    const finish = new Map<number, () => void>();
+    const results = limited([1, 2, 3, 4, 5], 2, (n) => new Promise<number>((resolve) => finish.set(n, () => resolve(n * 10))));
+    const started = async () => {
+      await new Promise((resolve) => setImmediate(resolve));
+      return [...finish.keys()];
+    };
+    assert.deepEqual(await started(), [1, 2]);
+    finish.get(2)!();
+    assert.deepEqual(await started(), [1, 2, 3]);
+    finish.get(1)!();
+    assert.deepEqual(await started(), [1, 2, 3, 4]);
+    finish.get(4)!();
+    finish.get(3)!();
+    assert.deepEqual(await started(), [1, 2, 3, 4, 5]);
+    finish.get(5)!();
+    assert.deepEqual(await Promise.all(results), [10, 20, 30, 40, 50]);
+  });
+
+  it('a failed read does not stop the others', async () => {
+    const results = limited(['a', 'b', 'c'], 1, async (x) => {
+      if (x === 'b') throw new Error('b failed');
+      return x;
+    });
+    assert.deepEqual(await Promise.allSettled(results).then((r) => r.map((x) => x.status)), ['fulfilled', 'rejected', 'fulfilled']);
   });
 });

@@ -6,33 +6,21 @@
  * every VirtualMachine create in one namespace (a webhook outage there).
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HarvesterClient } from '../../provider/client/harvester-client';
 import { repoRoot } from '../../scripts/resource-docs';
 import { startTestEmulator, type TestEmulator } from '../support/emulator-harness';
+import { runCli } from '../support/runner-cli';
 
 const WEBHOOK_OUTAGE = 'failed calling webhook "validator.harvesterhci.io": context deadline exceeded';
-
-function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [join(repoRoot(), 'dist', 'runner', 'cli.js'), ...args], { cwd: repoRoot(), env: { ...process.env, ...env } });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  return new Promise((resolve, reject) => {
-    child.once('error', reject);
-    child.once('exit', (code) => resolve({ code: code ?? 1, stdout, stderr }));
-  });
-}
 
 describe('local runner: a resource that fails', function () {
   this.timeout(120_000);
   let t: TestEmulator;
   let state: string;
-  let run: { code: number; stdout: string; stderr: string };
+  const args = () => ['--cwd', repoRoot(), '--program', 'dist/test/runner/fixtures/three-pools.js', '--project', 'three-pools', '--state', state, '--secret-config', `harvester:kubeconfig=${t.emulator.kubeconfig}`];
 
   before(async () => {
     t = await startTestEmulator({
@@ -40,17 +28,16 @@ describe('local runner: a resource that fails', function () {
       faults: [{ name: 'webhook-outage', match: { resource: 'virtualmachines', verb: 'create', namespace: 'harvester-public' }, action: { type: 'error', code: 500, message: WEBHOOK_OUTAGE } }],
     });
     state = mkdtempSync(join(tmpdir(), 'harvester-run-failure-'));
-    run = await runCli(
-      ['up', '--program', 'dist/test/runner/fixtures/three-pools.js', '--project', 'three-pools', '--state', state, '--secret-config', `harvester:kubeconfig=${t.emulator.kubeconfig}`],
-      { KUBECONFIG: join(state, 'no-such-kubeconfig') },
-    );
   });
   after(async () => {
     await t?.stop();
     if (state) rmSync(state, { recursive: true, force: true });
   });
 
-  it('prints the failure once, as a diagnostic under the failed resource, with no program stack', () => {
+  // One test for the up and all that is asserted of it: the runner runs in this test (not in a hook), so a
+  // mutation run that picks the tests covering a runner mutant runs the up and these assertions together.
+  it('up: the failure once, under the failed resource, no program stack; the independent pools made; progress under each; no user data; exit 1', async () => {
+    const run = await runCli(['up', ...args()]);
     const lines = run.stdout.split('\n');
     const heading = lines.indexOf('  harvester:HarvesterMachinePool (tiny-two):');
     assert.ok(heading > lines.indexOf('Diagnostics:') && lines.indexOf('Diagnostics:') >= 0, run.stdout);
@@ -58,9 +45,7 @@ describe('local runner: a resource that fails', function () {
     assert.equal(run.stdout.split(WEBHOOK_OUTAGE).length - 1, 1, `the message appears once:\n${run.stdout}`);
     assert.doesNotMatch(run.stdout + run.stderr, /unhandled exception|Promise \{|^\s+at /m);
     assert.match(run.stdout, /tiny-two +\*\*creating failed\*\*/);
-  });
 
-  it('still creates the independent resources, counts the failure as failed, and exits 1', async () => {
     assert.match(run.stdout, /^ {4}\+ 2 created$/m);
     assert.match(run.stdout, /^ {4}1 failed$/m);
     assert.equal(run.code, 1, run.stdout);
@@ -70,14 +55,18 @@ describe('local runner: a resource that fails', function () {
     assert.equal(await client.virtualMachines.get('tiny-two-0', 'harvester-public'), undefined);
     const recorded = JSON.parse(readFileSync(join(state, 'dev.json'), 'utf8')) as { resources: { name: string }[] };
     assert.deepEqual(recorded.resources.map((r) => r.name).sort().filter((n) => n !== 'tiny-two'), ['tiny-one', 'tiny-three']);
-  });
 
-  it('shows the provider\'s progress lines under the resource being worked on', () => {
     assert.match(run.stdout, /^ {2}\+ {2}harvester:HarvesterMachinePool +tiny-one +creating\.\.\. \d\/1 VMs ready/m, run.stdout);
     assert.doesNotMatch(run.stdout, /^ {4}HarvesterMachinePool /m, 'every progress line found its resource');
+    assert.equal((run.stdout + run.stderr).includes('s3cr3t-three-pools'), false, 'never the user data');
   });
 
-  it('never prints the user data', () => {
-    assert.equal((run.stdout + run.stderr).includes('s3cr3t-three-pools'), false);
+  it('destroy then leaves nothing of any pool on the cluster, the failed one included', async () => {
+    const destroy = await runCli(['destroy', ...args()]);
+    assert.equal(destroy.code, 0, destroy.stdout + destroy.stderr);
+    const left = await t.kubectlOk(['get', 'virtualmachines,secrets,persistentvolumeclaims', '-A', '-l', 'app.kubernetes.io/managed-by=harvester-iac', '-o', 'name']);
+    assert.equal(left.trim(), '', `left on the cluster after destroy:\n${left}`);
+    const cloudInit = await t.kubectl(['get', 'secret', 'tiny-two-0-cloudinit', '-n', 'harvester-public', '-o', 'name']);
+    assert.notEqual(cloudInit.code, 0, `the failed pool's cloud-init Secret (its user data) is gone: ${cloudInit.stdout}`);
   });
 });

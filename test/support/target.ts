@@ -84,6 +84,9 @@ export const ACCEPTANCE_VARIABLES: Record<string, string> = {
   LB_SUBNET: 'IPv4 CIDR whose addresses network+10…+29 are free, for test IP pools (unset: load-balancer tests skipped)',
   TIMEOUT: 'machine pool create/update/delete timeout (default "15m")',
   BOOT_TIMEOUT: 'how long a VM needs to reach Running (default "5m")',
+  GUEST_SUBNET: 'IPv4 CIDR whose addresses network+10…+29 are free, for a GuestCluster\'s control plane and Services (unset: the GuestCluster test fails with what to set)',
+  RKE2_VERSION: 'RKE2 release of the GuestCluster test (default "v1.32.5+rke2r1")',
+  RKE2_UPGRADE_VERSION: 'the next minor RKE2 release: the GuestCluster test then rolls the cluster to it (unset: that step is skipped)',
 };
 
 /** The emulator's seed, as fixtures. */

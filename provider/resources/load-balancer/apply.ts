@@ -57,6 +57,7 @@ export async function convergeLoadBalancer(ctx: ResourceContext, inputs: LoadBal
       const address = current?.status?.address ?? '';
       const poolMatches = inputs.ipam === 'dhcp' || !inputs.ipPool || current?.status?.allocatedAddress?.ipPool === inputs.ipPool;
       if (ready && address && poolMatches) return { done: true, description: `LoadBalancer ${inputs.namespace}/${inputs.name} serves on ${address}` };
+      if (inputs.waitForBackends === false && address && poolMatches) return { done: true, description: `LoadBalancer ${inputs.namespace}/${inputs.name} has its address ${address} (its backends come later)` };
       const why = explainNotReady(current, inputs);
       return { done: false, description: `LoadBalancer ${inputs.namespace}/${inputs.name}: ${why}`, pending: [why] };
     },

@@ -91,7 +91,7 @@ async function poolServingFailures(ctx: ResourceContext, inputs: Record<string, 
 
 export const loadBalancerResource: ManagedResource<Inputs, Outputs, ObservedLoadBalancer> = {
   type: 'HarvesterLoadBalancer',
-  model: { inputs: loadBalancerSchema, outputs: loadBalancerOutputsSchema, validate: validateInputs },
+  model: { inputs: loadBalancerSchema, outputs: loadBalancerOutputsSchema, validate: validateInputs, notOnCluster: ['waitForBackends'] },
   scope: 'namespaced',
   ref: (v) => ({ namespace: v.namespace ?? 'default', name: v.name as string }),
   describe: (ref, values) => `${values?.workloadType === 'cluster' ? 'guest Service' : 'LoadBalancer'} ${ref.namespace}/${ref.name}`,

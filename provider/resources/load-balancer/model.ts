@@ -64,6 +64,11 @@ export const loadBalancerSchema = z.strictObject({
     'workloadType "vm": labels selecting the backend VMs (each key: one of these values), e.g. a HarvesterMachinePool\'s `backendSelector` output. ' +
       'Required for "vm". A change updates in place.',
   ),
+  waitForBackends: z.boolean().optional().meta({ variant: 'vm' }).describe(
+    'workloadType "vm": wait until the load balancer is Ready — a running backend behind it — before create and update are done. ' +
+      'false: done once the address is allocated, for a control plane whose backends are made after it, from its address ' +
+      '(Harvester\'s controller reports "no running backend servers" until then). Default: true (unset). A change updates nothing on the cluster.',
+  ),
   guestKubeconfig: z.string().min(1).optional().meta({ secret: true, variant: 'cluster', required: true }).describe(
     'workloadType "cluster": kubeconfig (YAML or a path) of the guest cluster the Service lives in. Secret. Required for "cluster". Not part of the diff.',
   ),

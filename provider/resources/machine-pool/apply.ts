@@ -26,6 +26,7 @@ import type { PlanStep } from './plan';
 import { readinessOf, poolReadiness } from './ready';
 import { withoutCloudInitData } from './cloud-init-secret';
 import { listPoolObjects, observationOf, observePool, type PoolObservation } from './observe';
+import { awaitGuestReady, leaveGuest, type GuestWaitOptions } from './guest-nodes';
 import { computeCapacity, fit, ineligibility, readCapacity, type FitPlan } from '../../capacity';
 import { PlacementWatch, UnplacedSignal, placementOf, unplacedError } from './unschedulable';
 
@@ -49,6 +50,8 @@ export interface ApplyOptions {
   /** Writes in flight at most. @default WRITE_PARALLELISM */
   parallelism?: number;
   onProgress?: (line: string) => void;
+  /** The guest cluster the VMs are nodes of (guestKubeconfig), connected on first use: plans with guest steps only. */
+  guest?: () => Promise<HarvesterClient>;
   /** Stop a readiness wait as soon as a VM cannot be placed (unschedulable.ts); unset: wait out the timeout. */
   placement?: PlacementCheck;
 }
@@ -69,13 +72,16 @@ export interface PlacementCheck {
  */
 export const WRITE_PARALLELISM = 16;
 
+/** Steps that wait (or, leaving the guest, go one VM at a time): never batched with their neighbours. */
+const WAITS = new Set<PlanStep['action']>(['awaitReady', 'awaitGone', 'awaitGuestReady', 'leaveGuest']);
+
 /** applySteps runs the steps in order; see the file header. */
 export async function applySteps(steps: PlanStep[], options: ApplyOptions): Promise<void> {
   let i = 0;
   while (i < steps.length) {
     const action = steps[i].action;
     let j = i;
-    while (j < steps.length && steps[j].action === action && action !== 'awaitReady' && action !== 'awaitGone') j++;
+    while (j < steps.length && steps[j].action === action && !WAITS.has(action)) j++;
     const batch = j === i ? [steps[i]] : steps.slice(i, j);
     await mapLimit(batch, options.parallelism ?? WRITE_PARALLELISM, (step) => runStep(step, options));
     i += batch.length;
@@ -108,7 +114,17 @@ async function runStep(step: PlanStep, o: ApplyOptions): Promise<void> {
       return;
     case 'awaitGone':
       return awaitGone(step.names, o);
+    case 'awaitGuestReady':
+      return awaitGuestReady(step.names, await guestOptions(o));
+    case 'leaveGuest':
+      return leaveGuest(step.names, await guestOptions(o));
   }
+}
+
+/** The guest waits' options; a plan has guest steps only when the pool has a guest cluster. */
+async function guestOptions(o: ApplyOptions): Promise<GuestWaitOptions> {
+  if (!o.guest) throw new Error('machine pool: a guest step without guestKubeconfig (plan and apply disagree)');
+  return { guest: await o.guest(), remainingMs: () => remaining(o), timeoutOption: o.timeoutOption, onProgress: o.onProgress, clock: o.clock };
 }
 
 /**

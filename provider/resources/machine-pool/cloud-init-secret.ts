@@ -9,11 +9,11 @@
 import type { Secret, VirtualMachine } from '../../client/objects';
 import { secretDigest } from '../../core/hash';
 import { guestAgentIn } from './cloud-config';
-import { GUEST_CREDENTIALS_KEY, USER_DATA_INPUT_KEY, cloudInitSecretName } from './desired';
+import { GUEST_CREDENTIALS_KEY, INIT_USER_DATA_INPUT_KEY, USER_DATA_INPUT_KEY, cloudInitSecretName, isInitMachine } from './desired';
 import { NETWORK_DATA_HASH, USER_DATA_HASH } from './labels';
 
 /** The Secret keys we write: the rendered user data, the network data and the userData input as written. */
-const CLOUD_INIT_KEYS = ['userdata', 'networkdata', USER_DATA_INPUT_KEY, GUEST_CREDENTIALS_KEY] as const;
+const CLOUD_INIT_KEYS = ['userdata', 'networkdata', USER_DATA_INPUT_KEY, GUEST_CREDENTIALS_KEY, INIT_USER_DATA_INPUT_KEY] as const;
 
 /** cloudInitDataDiffers says whether a live Secret's cloud-init data is not what the desired Secret holds. */
 export function cloudInitDataDiffers(live: Secret, desired: Secret): boolean {
@@ -41,6 +41,9 @@ export interface MachineCloudInit {
 /** The digests a run records: of the userData input, the networkData input and the rendered user data. */
 export interface CloudInitDigests {
   userDataHash?: string;
+  initUserDataHash?: string;
+  /** The rendered user data of the VM made from initUserData. */
+  initCloudInitHash?: string;
   networkDataHash?: string;
   guestCredentialsHash?: string;
   cloudInitHash?: string;
@@ -49,14 +52,14 @@ export interface CloudInitDigests {
 /** What read gives back: the secret inputs every VM confirms, and one drift line per deviation. */
 export interface CloudInitReadback {
   /** Present (and `userData`/`networkData` possibly undefined, meaning not set) only when confirmed. */
-  inputs: { userData?: string; networkData?: string; guestCredentials?: string };
+  inputs: { userData?: string; networkData?: string; guestCredentials?: string; initUserData?: string };
   drift: string[];
 }
 
 /**
  * readCloudInit compares each VM's Secret with the recorded digests (the VM's own digest annotations are reported
- * by read-back, reconstruct.ts; they only withhold userData and networkData here). With no VM, nothing confirms
- * either input.
+ * by read-back, reconstruct.ts; they only withhold userData, initUserData and networkData here). With no VM,
+ * nothing confirms any input.
  */
 export function readCloudInit(pool: { namespace: string; name: string }, recorded: CloudInitDigests, machines: MachineCloudInit[]): CloudInitReadback {
   const salt = `${pool.namespace}/${pool.name}`;
@@ -67,12 +70,15 @@ export function readCloudInit(pool: { namespace: string; name: string }, recorde
   let input: string | undefined;
   let network: string | undefined;
   let written: string | undefined;
+  let initUserData = machines.some((m) => isInitMachine(m.vm));
+  let initInput: string | undefined;
   for (const m of machines) {
     const where = `Secret ${pool.namespace}/${cloudInitSecretName(m.name)}`;
     const annotations = m.vm.metadata.annotations ?? {};
     if (!m.secret) {
       drift.push(`${where}: missing (deleted outside Pulumi); the next \`pulumi up\` recreates it`);
       userData = networkData = false;
+      if (isInitMachine(m.vm)) initUserData = false;
       continue;
     }
     input = decoded(m.secret, USER_DATA_INPUT_KEY);
@@ -83,11 +89,28 @@ export function readCloudInit(pool: { namespace: string; name: string }, recorde
       credentials = false;
     }
     const rendered = secretDigest(decoded(m.secret, 'userdata'), salt);
-    if (secretDigest(input, salt) !== recorded.userDataHash || (recorded.cloudInitHash !== undefined && rendered !== recorded.cloudInitHash)) {
+    // The VM made from initUserData carries that user data rendered; every other VM userData's.
+    const init = isInitMachine(m.vm);
+    const expected = init ? recorded.initCloudInitHash : recorded.cloudInitHash;
+    if (init) {
+      initInput = decoded(m.secret, INIT_USER_DATA_INPUT_KEY);
+      if (secretDigest(initInput, salt) !== recorded.initUserDataHash) {
+        drift.push(`${where}: cloud-init user data differs from the recorded initUserData`);
+        initUserData = false;
+      }
+    }
+    if (secretDigest(input, salt) !== recorded.userDataHash) {
       drift.push(`${where}: cloud-init user data differs from the recorded userData`);
       userData = false;
+    } else if (expected !== undefined && rendered !== expected) {
+      drift.push(`${where}: cloud-init user data differs from the recorded ${init ? 'initUserData' : 'userData'}`);
+      if (init) initUserData = false;
+      else userData = false;
     }
-    if (recorded.cloudInitHash !== undefined && annotations[USER_DATA_HASH] !== recorded.cloudInitHash) userData = false;
+    if (expected !== undefined && annotations[USER_DATA_HASH] !== expected) {
+      if (init) initUserData = false;
+      else userData = false;
+    }
     if (secretDigest(network, salt) !== recorded.networkDataHash) {
       drift.push(`${where}: cloud-init network data differs from the recorded networkData`);
       networkData = false;
@@ -98,12 +121,14 @@ export function readCloudInit(pool: { namespace: string; name: string }, recorde
   if (userData && input !== undefined) inputs.userData = input;
   if (networkData && network !== undefined) inputs.networkData = network;
   if (credentials && written !== undefined) inputs.guestCredentials = written;
+  if (initUserData && initInput !== undefined) inputs.initUserData = initInput;
   return { inputs, drift };
 }
 
 /** What an import takes from the first VM's Secret (nothing recorded to compare with). */
 export interface ImportedCloudInit extends CloudInitDigests {
   userData?: string;
+  initUserData?: string;
   networkData?: string;
   guestCredentials?: string;
   /** Undefined when the Secret cannot tell (the user data starts the agent itself: both values render the same). */
@@ -116,7 +141,7 @@ export interface ImportedCloudInit extends CloudInitDigests {
  * rendered data does not → "none". A Secret without the userData input as written (not made by this provider
  * version) gives no userData, so a program that sets one shows a change rather than a guess.
  */
-export function importCloudInit(pool: { namespace: string; name: string }, secret: Secret | undefined): ImportedCloudInit {
+export function importCloudInit(pool: { namespace: string; name: string }, secret: Secret | undefined, initSecret?: Secret): ImportedCloudInit {
   if (!secret) return {};
   const salt = `${pool.namespace}/${pool.name}`;
   const userData = decoded(secret, USER_DATA_INPUT_KEY);
@@ -135,5 +160,10 @@ export function importCloudInit(pool: { namespace: string; name: string }, secre
   };
   // Only a pool wired to credentials has them (older Secrets and other pools: the keys stay absent).
   if (guestCredentials !== undefined) Object.assign(imported, { guestCredentials, guestCredentialsHash: secretDigest(guestCredentials, salt) });
+  // The VM made from initUserData holds that input as written, and its rendered form.
+  const initUserData = initSecret ? decoded(initSecret, INIT_USER_DATA_INPUT_KEY) : undefined;
+  if (initUserData !== undefined) {
+    Object.assign(imported, { initUserData, initUserDataHash: secretDigest(initUserData, salt), initCloudInitHash: secretDigest(decoded(initSecret as Secret, 'userdata'), salt) });
+  }
   return imported;
 }

@@ -26,6 +26,12 @@ import { fitBaseOf } from './capacity-check';
 import type { MachinePoolOutputs } from './outputs';
 import { planPool } from './plan';
 
+/** `make` called once, its promise shared. */
+function once<T>(make: () => Promise<T>): () => Promise<T> {
+  let made: Promise<T> | undefined;
+  return () => (made ??= make());
+}
+
 /** PVC suffixes are random per VM incarnation (see desired.ts for why). */
 export function randomSuffix(): string {
   return suffixFrom(randomBytes(16).toString('hex'));
@@ -39,6 +45,8 @@ export interface ObservedPool {
   secrets: Secret[];
   /** The rendered cloud-init digest of a converge (what every VM now carries). */
   cloudInitHash?: string;
+  /** The rendered initUserData's digest of a converge (what the VM made from it carries). */
+  initCloudInitHash?: string;
   /**
    * The pool stands even with nothing of it on the cluster: a refresh of a recorded pool (its VMs lost, to be healed)
    * and a failed update (the program's inputs recorded, to resume).
@@ -59,7 +67,13 @@ export async function convergePool(
     throw new ProviderError('InvalidInputs', `Machine pool ${inputs.namespace}/${inputs.name} cannot be ${op}d:\n${failureLines(checked.failures)}\n`, { fix: 'Fix the inputs above and run again.' });
   }
   const desired: DesiredPool = desiredVirtualMachines(inputs, { ...checked.context, volumeSuffix: randomSuffix });
-  const plan = planPool(desired, live.observation.machines, { recordedIndexes: (recorded.machines ?? []).map((m) => m.index) });
+  // Born: no VM of the pool exists or is recorded, so its first VM initialises the cluster (initUserData).
+  const born = live.observation.machines.length === 0 && (recorded.machines ?? []).length === 0;
+  const plan = planPool(desired, live.observation.machines, {
+    recordedIndexes: (recorded.machines ?? []).map((m) => m.index),
+    initFirst: born && inputs.initUserData !== undefined,
+    guest: inputs.guestKubeconfig !== undefined,
+  });
   const taken = await plannedNameConflicts(client, desired, plan.steps);
   if (taken.length) {
     throw new ProviderError('NameTaken', `Machine pool ${inputs.namespace}/${inputs.name} cannot be ${op}d:\n${failureLines(taken)}\n`, { fix: 'Delete or import the objects above and run again.' });
@@ -75,6 +89,7 @@ export async function convergePool(
     clock,
     parallelism,
     onProgress: ctx.progress,
+    guest: inputs.guestKubeconfig === undefined ? undefined : once(() => ctx.connect({ kubeconfig: inputs.guestKubeconfig })),
     // capacityCheck "off" waits out the timeout as before: the user expects room the check cannot see (hosts joining).
     placement: inputs.capacityCheck === 'off' ? undefined : { released: new Set(), fitBase: fitBaseOf(inputs, checked.clusterNetworks), zoned: inputs.zones.length > 0 },
   };
@@ -89,7 +104,7 @@ export async function convergePool(
     if (!plan.upToDate) clearCapacityCache();
   }
   if (deletesVolumes) await deleteVolumes(final.strayVolumes, options);
-  return { identity: live.identity, observation: final, secrets: live.secrets, cloudInitHash: desired.cloudInitHash };
+  return { identity: live.identity, observation: final, secrets: live.secrets, cloudInitHash: desired.cloudInitHash, initCloudInitHash: desired.initCloudInitHash };
 }
 
 /** Removes every VM of the pool (volumes per policy) and waits until they are gone; then the pool's leftovers. */

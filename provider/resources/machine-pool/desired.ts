@@ -72,8 +72,13 @@ export interface DesiredPool {
   cloudInitHash: string;
   /** VMs `<name>-0 … <name>-(count-1)`, zones assigned as for an empty pool. */
   machines: DesiredMachine[];
-  /** build returns the desired VM for an index and zone; `claimNames` reuses a live VM's PVC names. */
-  build(index: number, zone: string | undefined, claimNames?: string[]): DesiredMachine;
+  /** Keyed digest of the rendered initUserData (the VM made from it carries it), when initUserData is set. */
+  initCloudInitHash?: string;
+  /**
+   * build returns the desired VM for an index and zone; `claimNames` reuses a live VM's PVC names; `init` builds the
+   * VM that initialises the cluster (from initUserData; ignored without it).
+   */
+  build(index: number, zone: string | undefined, claimNames?: string[], init?: boolean): DesiredMachine;
 }
 
 const SUFFIX_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
@@ -90,6 +95,15 @@ export function suffixFrom(text: string): string {
  * merged in) cannot be turned back into it. It sits in the same Secret as what it renders to, so it reveals nothing more.
  */
 export const USER_DATA_INPUT_KEY = 'harvester-iac.userdata-input';
+
+/** The cloud-init Secret's key holding the initUserData input as written, on the VM made from it (for read and import). */
+export const INIT_USER_DATA_INPUT_KEY = 'harvester-iac.init-userdata-input';
+
+/** Annotation on the VM made from initUserData (the one that initialised the cluster; every other VM joined). */
+export const INIT_ANNOTATION = 'harvester-iac.io/init-user-data';
+
+/** Whether a live VM is the one made from initUserData. */
+export const isInitMachine = (vm: { metadata: { annotations?: Record<string, string> } }) => vm.metadata.annotations?.[INIT_ANNOTATION] === 'true';
 
 /** The cloud-init Secret's key holding the guestCredentials input as written (for read and import, as USER_DATA_INPUT_KEY). */
 export const GUEST_CREDENTIALS_KEY = 'harvester-iac.guest-credentials';
@@ -165,19 +179,26 @@ export function desiredVirtualMachines(inputs: MachinePoolInputs, context: Machi
   const sshNamesJson = JSON.stringify(sshNames);
   const networkNames = inputs.networks.map((n) => qualify(n.network, inputs.namespace));
   const userDataBase64 = Buffer.from(userData, 'utf8').toString('base64');
+  // The initialising VM's user data: rendered the same way (agent, keys and credentials merged), hashed apart.
+  const initUserData = inputs.initUserData === undefined ? undefined : renderUserData({ userData: inputs.initUserData, guestAgent: inputs.guestAgent, sshPublicKeys: publicKeys, guestCredentials: inputs.guestCredentials });
+  const initUserDataHash = initUserData === undefined ? undefined : (secretDigest(initUserData, salt) as string);
+  const initUserDataBase64 = initUserData === undefined ? undefined : Buffer.from(initUserData, 'utf8').toString('base64');
+  const initInputBase64 = inputs.initUserData === undefined ? undefined : Buffer.from(inputs.initUserData, 'utf8').toString('base64');
   const networkDataBase64 = inputs.networkData === undefined ? undefined : Buffer.from(inputs.networkData, 'utf8').toString('base64');
   const userDataInputBase64 = inputs.userData === undefined ? undefined : Buffer.from(inputs.userData, 'utf8').toString('base64');
   const credentialsBase64 = inputs.guestCredentials === undefined ? undefined : Buffer.from(inputs.guestCredentials, 'utf8').toString('base64');
 
-  const build = (index: number, zone: string | undefined, claimNames?: string[]): DesiredMachine => {
+  const build = (index: number, zone: string | undefined, claimNames?: string[], initRequested = false): DesiredMachine => {
+    const init = initRequested && initUserData !== undefined;
     const name = vmName(inputs.name, index);
     const labels = { ...inputs.labels, ...labelsOf(name, index) };
     const claims = disks.map((d, i) => claimNames?.[i] ?? `${name}-${d.name}-${suffixOf(name)}`);
     const annotations: Record<string, string> = {
       ...inputs.annotations,
       [HARVESTER_ANNOTATIONS.volumeClaimTemplates]: JSON.stringify(disks.map((d, i) => claimTemplate(d, claims[i], ownership))),
-      [USER_DATA_HASH]: userDataHash,
+      [USER_DATA_HASH]: init ? (initUserDataHash as string) : userDataHash,
     };
+    if (init) annotations[INIT_ANNOTATION] = 'true';
     if (networkDataHash) annotations[NETWORK_DATA_HASH] = networkDataHash;
     const secretName = cloudInitSecretName(name);
     const cloudInit: Record<string, unknown> = { secretRef: { name: secretName } };
@@ -219,7 +240,8 @@ export function desiredVirtualMachines(inputs: MachinePoolInputs, context: Machi
         },
       },
     };
-    const data: Record<string, string> = { userdata: userDataBase64 };
+    const data: Record<string, string> = { userdata: init ? (initUserDataBase64 as string) : userDataBase64 };
+    if (init) data[INIT_USER_DATA_INPUT_KEY] = initInputBase64 as string;
     if (networkDataBase64 !== undefined) data.networkdata = networkDataBase64;
     if (userDataInputBase64 !== undefined) data[USER_DATA_INPUT_KEY] = userDataInputBase64;
     if (credentialsBase64 !== undefined) data[GUEST_CREDENTIALS_KEY] = credentialsBase64;
@@ -247,6 +269,7 @@ export function desiredVirtualMachines(inputs: MachinePoolInputs, context: Machi
     volumeDeletion: inputs.volumeDeletion,
     selector: poolSelector(identity),
     cloudInitHash: userDataHash,
+    initCloudInitHash: initUserDataHash,
     get machines(): DesiredMachine[] {
       layout ??= assignZones([], inputs.count, inputs.zones).newZones.map((zone, index) => build(index, zone));
       return layout;

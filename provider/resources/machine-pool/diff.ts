@@ -14,11 +14,20 @@ import { REPLACE_INPUTS, SECRET_INPUTS, machinePoolSchema } from './model';
 import type { MachinePoolOutputs } from './outputs';
 
 /** The secret inputs recorded only as keyed digests, with the output holding each digest. */
-const HASHED: Record<string, 'userDataHash' | 'networkDataHash' | 'guestCredentialsHash'> = {
+const HASHED: Record<string, 'userDataHash' | 'networkDataHash' | 'guestCredentialsHash' | 'initUserDataHash'> = {
   userData: 'userDataHash',
   networkData: 'networkDataHash',
   guestCredentials: 'guestCredentialsHash',
+  initUserData: 'initUserDataHash',
 };
+
+/**
+ * Inputs that are never a change: guestKubeconfig (credentials of the guest cluster, used while rolling); and
+ * initUserData once its VM is gone (or never was: only a pool's first VM is made from it).
+ */
+function ignored(key: string, olds: Partial<MachinePoolOutputs>): boolean {
+  return key === 'guestKubeconfig' || (key === 'initUserData' && olds.initMachine === undefined && olds.machines !== undefined);
+}
 
 /** Result of diffInputs. */
 export interface InputDiff {
@@ -45,7 +54,9 @@ export function diffInputs(olds: Partial<MachinePoolOutputs>, news: Record<strin
     const next = news[key];
     let changed: boolean;
     let text: string;
-    if (isUnknown(next)) {
+    if (ignored(key, olds)) {
+      continue;
+    } else if (isUnknown(next)) {
       changed = true;
       text = `${key} is not known until apply`;
     } else if (key === 'zones' && gaps.has(key)) {

@@ -28,6 +28,8 @@ import { machinePoolOutputsSchema, toOutputs, type MachinePoolOutputs } from './
 import { liveMachines, readBack } from './read';
 import { reconstructInputs } from './reconstruct';
 import { validateInputs } from './validate';
+import { isInitMachine } from './desired';
+import { USER_DATA_HASH } from './labels';
 
 /** Injection points for tests and the SDK. */
 export interface MachinePoolProviderOptions extends ReconcilerOptions {
@@ -97,10 +99,17 @@ export function machinePoolResource(parallelism?: number): ManagedResource<Input
     drift: (recorded, live) => reconstructInputs(recorded as unknown as Outputs, liveMachines(live).map((m) => m.vm)).drift,
     readBack: (live, recorded, importing) => readBack(live, { ...recorded, namespace: live.identity.namespace, name: live.identity.name } as Outputs, importing),
     diff: (olds, news) => ({ ...diffInputs(olds, news as Record<string, unknown>), deleteBeforeReplace: false }),
-    outputs: (inputs, live, drift) => toOutputs(inputs, live.observation.statuses, drift, live.cloudInitHash),
+    outputs: (inputs, live, drift) => toOutputs(inputs, live.observation.statuses, drift, live.cloudInitHash, initOf(live)),
 
     remove: (ctx, live, _ref, recorded) => removePool(ctx, live, recorded, timeoutsOf(recorded), parallelism),
   };
+}
+
+/** The VM made from initUserData, while it lives, and what it was rendered to. */
+function initOf(live: ObservedPool): { machine: string; cloudInitHash: string } | undefined {
+  const vm = live.observation.machines.find((m) => !m.deleting && isInitMachine(m.vm));
+  const hash = vm?.vm.metadata.annotations?.[USER_DATA_HASH];
+  return vm && hash ? { machine: vm.name, cloudInitHash: live.initCloudInitHash ?? hash } : undefined;
 }
 
 /** The pool's namespace and name when both are known (a preview may not know them yet). */

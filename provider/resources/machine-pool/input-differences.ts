@@ -17,7 +17,7 @@ export const VALUE_INPUTS = ['cpu', 'memory', 'disks', 'networks', 'sshKeys', 'a
 type ValueInput = (typeof VALUE_INPUTS)[number];
 
 /** Every input a VM can differ in, in the order differences are reported. */
-export type MachineInput = ValueInput | 'poolName' | 'zones' | 'userData' | 'networkData';
+export type MachineInput = ValueInput | 'poolName' | 'zones' | 'userData' | 'initUserData' | 'networkData';
 
 /** What a VM's read-back is compared with. */
 export interface MachineReference {
@@ -36,6 +36,11 @@ export interface MachineReference {
   zones: string[];
   /** The user-data digest annotation; undefined: not compared (a record older than the digest). */
   userDataHash?: string;
+  /**
+   * The user-data digest of the VM made from initUserData (desired.ts INIT_ANNOTATION), which that VM is judged
+   * against instead; undefined: no VM is made from it, so every VM is judged against userDataHash.
+   */
+  initUserDataHash?: string;
   /** The network-data digest annotation; undefined: no network data. */
   networkDataHash?: string;
 }
@@ -65,14 +70,15 @@ export function recordedReference(previous: MachinePoolOutputs): MachineReferenc
     nodePool: previous.guestCluster ? formatLabelValue(previous.poolName ?? previous.name) : undefined,
     zones: previous.zones ?? [],
     userDataHash: previous.cloudInitHash,
+    initUserDataHash: previous.initCloudInitHash,
     networkDataHash: previous.networkDataHash,
   };
 }
 
 /** The reference of the planner: the inputs read back from the VM it would build, where it would place it. */
 export function builtReference(built: MachineReadback): MachineReference {
-  const { zone, nodePool, userDataHash, networkDataHash } = built;
-  return { ...pick(built), nodePool, zones: zone === undefined ? [] : [zone], userDataHash, networkDataHash };
+  const { zone, nodePool, userDataHash, networkDataHash, init } = built;
+  return { ...pick(built), nodePool, zones: zone === undefined ? [] : [zone], userDataHash, initUserDataHash: init ? userDataHash : undefined, networkDataHash };
 }
 
 function pick(m: MachineReadback): Pick<MachineReference, ValueInput> {
@@ -101,7 +107,9 @@ export function differingInputs(m: MachineReadback, reference: MachineReference,
   if (m.nodePool !== reference.nodePool) out.push({ input: 'poolName', live: m.nodePool, reference: reference.nodePool });
   const zones = reference.zones;
   if (zones.length === 0 ? m.zone !== undefined : m.zone === undefined || !zones.includes(m.zone)) out.push({ input: 'zones', live: m.zone, reference: zones });
-  if (reference.userDataHash !== undefined && m.userDataHash !== reference.userDataHash) out.push({ input: 'userData' });
+  const init = m.init && reference.initUserDataHash !== undefined;
+  const userDataHash = init ? reference.initUserDataHash : reference.userDataHash;
+  if (userDataHash !== undefined && m.userDataHash !== userDataHash) out.push({ input: init ? 'initUserData' : 'userData' });
   if (m.networkDataHash !== reference.networkDataHash) out.push({ input: 'networkData' });
   return out;
 }
@@ -122,7 +130,8 @@ export function describeDifference(d: InputDifference, against: Against): string
       return `pinned to zone ${describeValue(d.live ?? 'none')}, ${where}`;
     }
     case 'userData':
-      return record ? 'cloud-init user data differs from the recorded userData' : 'cloud-init user data differs from the inputs (userData, guestAgent, sshKeys or guestCredentials)';
+    case 'initUserData':
+      return record ? `cloud-init user data differs from the recorded ${d.input}` : `cloud-init user data differs from the inputs (${d.input}, guestAgent, sshKeys or guestCredentials)`;
     case 'networkData':
       return `booted from other cloud-init network data than the ${record ? 'recorded' : 'inputs\''} networkData`;
     default:

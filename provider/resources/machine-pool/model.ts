@@ -101,6 +101,12 @@ export const machinePoolSchema = z.strictObject({
     'cloud-init user data; must be a #cloud-config document unless guestAgent is "none". Secret: only its hash is kept in outputs. ' +
       'Default: a cloud-config that installs qemu-guest-agent. A change rolls the pool.',
   ),
+  initUserData: z.string().optional().meta({ secret: true }).describe(
+    'cloud-init user data of the VM that initialises a cluster (an RKE2, k3s or kubeadm first node): the first VM the pool creates when ' +
+      'none of its VMs exists or is recorded gets it instead of userData; every VM made later — a scale-up, a roll, a VM healed, that ' +
+      'first VM\'s own replacement — gets userData and joins. That VM is judged against initUserData: a change rolls it (its replacement ' +
+      'joins), a change of userData alone does not. Secret: only its hash is kept in outputs. Default none.',
+  ),
   guestCredentials: z.string().optional().meta({ secret: true }).describe(
     'The cloudInit output of a GuestClusterCredentials: its write_files (the kubeconfig of the guest\'s Harvester cloud provider and CSI driver) ' +
       'are merged into the cloud-config, so a program wires the credentials without templating user data. Secret: only its hash is kept in ' +
@@ -134,6 +140,12 @@ export const machinePoolSchema = z.strictObject({
   ),
   poolName: z.string().max(63).regex(LABEL_VALUE_PATTERN, { error: 'must be a valid label value' }).optional().describe(
     'Node pool name for label nodepool.harvesterhci.io/name (written only with guestCluster). Default: `name`. A change rolls the pool.',
+  ),
+  guestKubeconfig: z.string().min(1).optional().meta({ secret: true }).describe(
+    'Kubeconfig (YAML or a path) of the guest cluster these VMs are nodes of, each VM the Node of its name. With it, a VM leaves the ' +
+      'guest before it is deleted (roll or scale-down): its Node is deleted and awaited gone — an RKE2 server\'s etcd member leaves then, ' +
+      'while its replacement already serves — and a roll waits for each replacement\'s Node to be Ready before removing the next old VM. ' +
+      'Without it a roll waits only for the VM to run. Secret. Not part of the diff.',
   ),
   rollingUpdate: z.strictObject({
     maxSurge: intOrPercent(1, 'VMs created above `count` while rolling (number or percentage, rounded up). Default 1.'),

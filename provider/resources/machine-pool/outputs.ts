@@ -24,10 +24,13 @@ export const machineStatusSchema = z.strictObject({
 export type MachineStatus = z.output<typeof machineStatusSchema>;
 
 /** The pool's outputs beyond its inputs (userData and networkData are kept only as keyed digests). */
-export const machinePoolOutputsSchema = machinePoolSchema.omit({ userData: true, networkData: true, guestCredentials: true }).extend({
+export const machinePoolOutputsSchema = machinePoolSchema.omit({ userData: true, networkData: true, guestCredentials: true, initUserData: true, guestKubeconfig: true }).extend({
   userDataHash: z.string().optional().describe('Keyed digest (hmac-sha256) of the userData input, never the data itself. Secret.').meta({ secret: true }),
   networkDataHash: z.string().optional().describe('Keyed digest of the networkData input. Secret.').meta({ secret: true }),
   guestCredentialsHash: z.string().optional().describe('Keyed digest of the guestCredentials input. Secret.').meta({ secret: true }),
+  initUserDataHash: z.string().optional().describe('Keyed digest of the initUserData input. Secret.').meta({ secret: true }),
+  initMachine: z.string().optional().describe('The VM made from initUserData, while it exists (it initialised the cluster; every other VM joined).'),
+  initCloudInitHash: z.string().optional().describe('Keyed digest of the rendered cloud-init user data of initMachine. Secret.').meta({ secret: true }),
   machines: z.array(machineStatusSchema).describe('Per VM, by index.'),
   readyCount: z.number().int().describe('VMs Running with an IPv4 address.'),
   drift: z.array(z.string()).describe('Differences found by the last read between the cluster and the recorded inputs (one line each).'),
@@ -43,8 +46,11 @@ export const machinePoolOutputsSchema = machinePoolSchema.omit({ userData: true,
 });
 
 /** The pool's outputs. */
-export type MachinePoolOutputs = Omit<MachinePoolInputs, 'userData' | 'networkData' | 'guestCredentials'> & {
+export type MachinePoolOutputs = Omit<MachinePoolInputs, 'userData' | 'networkData' | 'guestCredentials' | 'initUserData' | 'guestKubeconfig'> & {
   userDataHash?: string;
+  initUserDataHash?: string;
+  initMachine?: string;
+  initCloudInitHash?: string;
   networkDataHash?: string;
   guestCredentialsHash?: string;
   machines: MachineStatus[];
@@ -61,8 +67,8 @@ export function backendSelectorOf(pool: { namespace: string; name: string }): Re
 }
 
 /** toOutputs builds outputs from inputs (defaults applied) and the observed VMs. */
-export function toOutputs(inputs: MachinePoolInputs, machines: MachineStatus[], drift: string[] = [], cloudInitHash?: string): MachinePoolOutputs {
-  const { userData, networkData, guestCredentials, ...rest } = inputs;
+export function toOutputs(inputs: MachinePoolInputs, machines: MachineStatus[], drift: string[] = [], cloudInitHash?: string, init?: { machine: string; cloudInitHash: string }): MachinePoolOutputs {
+  const { userData, networkData, guestCredentials, initUserData, guestKubeconfig: _guest, ...rest } = inputs;
   const outputs: MachinePoolOutputs = {
     ...rest,
     machines: [...machines].sort((a, b) => a.index - b.index),
@@ -78,5 +84,8 @@ export function toOutputs(inputs: MachinePoolInputs, machines: MachineStatus[], 
   const guestCredentialsHash = secretDigest(guestCredentials, salt);
   if (guestCredentialsHash) outputs.guestCredentialsHash = guestCredentialsHash;
   if (cloudInitHash) outputs.cloudInitHash = cloudInitHash;
+  const initUserDataHash = secretDigest(initUserData, salt);
+  if (initUserDataHash) outputs.initUserDataHash = initUserDataHash;
+  if (init) Object.assign(outputs, { initMachine: init.machine, initCloudInitHash: init.cloudInitHash });
   return outputs;
 }

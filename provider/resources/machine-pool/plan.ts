@@ -25,6 +25,7 @@ import { cloudInitDataDiffers } from './cloud-init-secret';
 import { DRIVER_LABELS, POOL_INDEX_LABEL } from './labels';
 import { judgeMachine, type MachineDifference, type MetadataPatch } from './differences';
 import { claimNamesOf } from './read-back';
+import { isInitMachine } from './desired';
 import { assignZones, selectRemovals } from './zones';
 
 /** One VM as observe saw it. */
@@ -51,7 +52,9 @@ export type PlanStep =
   | { action: 'patch'; name: string; patch: MetadataPatch; differences: MachineDifference[]; reason: string }
   | { action: 'ensureSecret'; machine: DesiredMachine; reason: string }
   | { action: 'awaitReady'; names: string[]; reason: string }
-  | { action: 'awaitGone'; names: string[]; reason: string };
+  | { action: 'awaitGone'; names: string[]; reason: string }
+  | { action: 'awaitGuestReady'; names: string[]; reason: string }
+  | { action: 'leaveGuest'; names: string[]; reason: string };
 
 /** A member that must be replaced, and why. */
 export interface MachineReplacement {
@@ -89,6 +92,13 @@ export function zoneOfVm(vm: VirtualMachine): string | undefined {
 export interface PlanOptions {
   /** Indexes the pool is recorded to have (outputs of the last run); missing ones are recreated first. */
   recordedIndexes?: number[];
+  /** The pool is born (no VM exists or is recorded): its first new VM is made from initUserData. */
+  initFirst?: boolean;
+  /**
+   * The VMs are nodes of a guest cluster the provider can reach (guestKubeconfig): each VM leaves the guest before it
+   * is deleted, and a roll waits for its replacements' Nodes to be Ready before removing the old VMs.
+   */
+  guest?: boolean;
 }
 
 /** planPool computes the steps converging `observed` to `desired` (rules 1–6 above). */
@@ -110,14 +120,16 @@ export function planPool(desired: DesiredPool, observed: ObservedMachine[], opti
 
   // Rule 2: judge every member where it is, then scale down (outdated members first).
   const judged = new Map(indexed.map((m) => {
-    const want = desired.build(m.index, zoneOf.get(m.index), claimNamesOf(m.vm));
+    const want = desired.build(m.index, zoneOf.get(m.index), claimNamesOf(m.vm), isInitMachine(m.vm));
     return [m.index, { want, ...judgeMachine(m.vm, want.vm, ns) }] as const;
   }));
   const rolls = (diffs: MachineDifference[]) => diffs.some((d) => !d.inPlace);
   const excess = Math.max(0, indexed.length - desired.count);
   const candidates = indexed.map((m) => ({ index: m.index, zone: zoneOf.get(m.index), outdated: rolls(judged.get(m.index)!.differences) }));
   const removedIdx = new Set(selectRemovals(candidates, excess, desired.zones));
-  for (const m of [...strays, ...indexed.filter((x) => removedIdx.has(x.index)).sort((a, b) => b.index - a.index)]) {
+  const scaledDown = [...strays, ...indexed.filter((x) => removedIdx.has(x.index)).sort((a, b) => b.index - a.index)];
+  if (options.guest && scaledDown.length) steps.push({ action: 'leaveGuest', names: scaledDown.map((m) => m.name), reason: `remove ${scaledDown.map((m) => m.name).join(', ')} from the guest cluster before deleting them` });
+  for (const m of scaledDown) {
     const reason = Number.isInteger(m.index)
       ? `scale down ${pool} to ${desired.count}: remove ${m.name}`
       : `remove ${m.name}: it carries the pool's labels but no pool index`;
@@ -135,7 +147,7 @@ export function planPool(desired: DesiredPool, observed: ObservedMachine[], opti
     const zone = assignment.zoneOf.get(m.index);
     let { want, differences, patch } = judged.get(m.index)!;
     if (zone !== zoneOf.get(m.index)) {
-      want = desired.build(m.index, zone, claimNamesOf(m.vm));
+      want = desired.build(m.index, zone, claimNamesOf(m.vm), isInitMachine(m.vm));
       ({ differences, patch } = judgeMachine(m.vm, want.vm, ns));
     }
     if (rolls(differences)) {
@@ -172,8 +184,10 @@ export function planPool(desired: DesiredPool, observed: ObservedMachine[], opti
     taken.add(lowestFree);
     return lowestFree;
   };
+  let init = options.initFirst === true && members.length === 0;
   for (const zone of assignment.newZones) {
-    const machine = desired.build(nextIndex(), zone);
+    const machine = desired.build(nextIndex(), zone, undefined, init);
+    init = false;
     const reason = `create ${machine.name}${zone ? ` in zone ${zone}` : ''}: ${pool} has ${kept.length} of ${desired.count} VMs`;
     steps.push({ action: 'create', machine, reason });
     changes.push(reason);
@@ -189,6 +203,7 @@ export function planPool(desired: DesiredPool, observed: ObservedMachine[], opti
     const wave = outdated.slice(start, start + waveSize);
     const early = wave.slice(0, Math.min(maxUnavailable, wave.length));
     const late = wave.slice(early.length);
+    if (options.guest && early.length) steps.push({ action: 'leaveGuest', names: early.map(({ member }) => member.name), reason: `roll: remove ${early.map(({ member }) => member.name).join(', ')} from the guest cluster first (maxUnavailable ${maxUnavailable})` });
     for (const { member } of early) {
       steps.push({ action: 'delete', name: member.name, index: member.index, claimNames: claimNamesOf(member.vm), reason: `roll ${member.name}: remove it before its replacement (maxUnavailable ${maxUnavailable})` });
     }
@@ -200,6 +215,10 @@ export function planPool(desired: DesiredPool, observed: ObservedMachine[], opti
       created.push(machine.name);
     }
     steps.push({ action: 'awaitReady', names: created, reason: `roll: wait for ${created.join(', ')} to be ready` });
+    if (options.guest) {
+      steps.push({ action: 'awaitGuestReady', names: created, reason: `roll: wait for ${created.join(', ')} to be Ready nodes of the guest cluster` });
+      if (late.length) steps.push({ action: 'leaveGuest', names: late.map(({ member }) => member.name), reason: `roll: remove ${late.map(({ member }) => member.name).join(', ')} from the guest cluster (its replacement is Ready)` });
+    }
     for (const { member } of late) {
       steps.push({ action: 'delete', name: member.name, index: member.index, claimNames: claimNamesOf(member.vm), reason: `roll ${member.name}: its replacement is ready` });
     }

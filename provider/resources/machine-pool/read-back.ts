@@ -19,6 +19,7 @@
 import type { VirtualMachine } from '../../client/objects';
 import { isReservedKey } from '../../core/labels';
 import { splitAffinity } from './affinity';
+import { isInitMachine } from './desired';
 import { DRIVER_LABELS, HARVESTER_ANNOTATIONS, NETWORK_DATA_HASH, USER_DATA_HASH } from './labels';
 import type { AffinityInputs, DiskInputs, NetworkInputs } from './model';
 
@@ -44,6 +45,11 @@ export interface MachineReadback {
   nodePool?: string;
   userDataHash?: string;
   networkDataHash?: string;
+  /**
+   * Made from initUserData (its annotation, desired.ts INIT_ANNOTATION): its user-data digest is that input's. Only
+   * looked at, so the annotation stays among what is compared as written.
+   */
+  init: boolean;
 }
 
 /** get reads a nested field without throwing. */
@@ -242,6 +248,7 @@ export function readMachine(vm: VirtualMachine): MachineRead {
     nodePool: r.take<string>('metadata', 'labels', DRIVER_LABELS.nodePool),
     userDataHash: r.take<string>('metadata', 'annotations', USER_DATA_HASH),
     networkDataHash: r.take<string>('metadata', 'annotations', NETWORK_DATA_HASH),
+    init: isInitMachine(vm),
   };
   return { inputs, unread: () => r.unread() };
 }

@@ -18,14 +18,16 @@ import { importCloudInit, readCloudInit } from './cloud-init-secret';
 import type { ObservedPool } from './converge';
 import { machinePoolSchema } from './model';
 import { backendSelectorOf, type MachinePoolOutputs } from './outputs';
+import { isInitMachine } from './desired';
 import { reconstructInputs } from './reconstruct';
 
 /** Inputs the cluster does not record: an import takes them from the program (diff.ts). */
 export const NOT_ON_CLUSTER_POOL = [...NOT_ON_CLUSTER, 'rollingUpdate', 'volumeDeletion', 'capacityCheck'];
 
 /** The input properties of outputs (what the engine diffs the program against), plus the secret inputs read back. */
-function inputsOf(outs: MachinePoolOutputs, secrets: { userData?: string; networkData?: string; guestCredentials?: string }): Record<string, unknown> {
+function inputsOf(outs: MachinePoolOutputs, secrets: { userData?: string; networkData?: string; guestCredentials?: string; initUserData?: string }): Record<string, unknown> {
   const inputs: Record<string, unknown> = Object.fromEntries(Object.entries(outs).filter(([k]) => k in machinePoolSchema.shape));
+  if (secrets.initUserData !== undefined) inputs.initUserData = secrets.initUserData;
   if (secrets.userData !== undefined) inputs.userData = secrets.userData;
   if (secrets.networkData !== undefined) inputs.networkData = secrets.networkData;
   if (secrets.guestCredentials !== undefined) inputs.guestCredentials = secrets.guestCredentials;
@@ -46,11 +48,14 @@ export function readBack(live: ObservedPool, previous: MachinePoolOutputs, impor
   const backendSelector = backendSelectorOf(previous);
 
   if (importing) {
-    const { userData, networkData, guestCredentials, guestAgent, ...digests } = importCloudInit(previous, machines.find((m) => m.secret)?.secret);
+    const initVm = machines.find((m) => isInitMachine(m.vm));
+    const { userData, networkData, guestCredentials, initUserData, guestAgent, ...digests } = importCloudInit(previous, machines.find((m) => m.secret)?.secret, initVm?.secret);
     const importGaps = [...NOT_ON_CLUSTER_POOL, 'zones', ...(guestAgent === undefined ? ['guestAgent'] : [])];
     const outs: MachinePoolOutputs = { ...previous, ...rebuilt, zones: rebuilt.zones ?? [], ...digests, machines: observed.statuses, readyCount, drift: [], backendSelector, importGaps };
     if (guestAgent) outs.guestAgent = guestAgent;
-    return { props: outs, inputs: inputsOf(outs, { userData, networkData, guestCredentials }) };
+    if (initVm && initUserData !== undefined) outs.initMachine = initVm.name;
+    else delete outs.initCloudInitHash;
+    return { props: outs, inputs: inputsOf(outs, { userData, networkData, guestCredentials, initUserData }) };
   }
 
   const cloudInit = readCloudInit(previous, previous, machines);
@@ -66,6 +71,13 @@ export function readBack(live: ObservedPool, previous: MachinePoolOutputs, impor
   for (const m of lost) if (!drift.some((d) => d.includes(`/${m.name}:`))) drift.push(`VirtualMachine ${previous.namespace}/${m.name}: missing (deleted outside Pulumi)`);
   const all = [...observed.statuses, ...lost].sort((a, b) => a.index - b.index);
   const outs: MachinePoolOutputs = { ...previous, ...rebuilt, machines: all, readyCount, drift, backendSelector };
+  // The VM made from initUserData, while it lives: once it is gone, initUserData concerns nothing (diff.ts).
+  const initVm = machines.find((m) => isInitMachine(m.vm));
+  if (initVm) outs.initMachine = initVm.name;
+  else {
+    delete outs.initMachine;
+    delete outs.initCloudInitHash;
+  }
   // A record from an import not yet updated may be a `.get` pool, whose state inputs hold no secret userData for
   // the engine to mark the value secret by, and a refresh stores read's inputs as they come: withheld until an
   // update records the program's inputs (the engine marks read's inputs secret only by the old inputs' names).

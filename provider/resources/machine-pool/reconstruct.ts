@@ -23,7 +23,7 @@ export interface Reconstruction {
 }
 
 /** The order drift is reported in: input by input, VM by VM. */
-const ORDER: MachineInput[] = [...VALUE_INPUTS, 'poolName', 'zones', 'userData', 'networkData'];
+const ORDER: MachineInput[] = [...VALUE_INPUTS, 'poolName', 'zones', 'userData', 'initUserData', 'networkData'];
 
 /**
  * reconstructInputs rebuilds the input properties from live VMs (not being deleted), starting from the
@@ -58,7 +58,7 @@ export function reconstructInputs(previous: MachinePoolOutputs, vms: VirtualMach
       const seen = seenZones(machines);
       inputs.zones = [...reference.zones.filter((z) => seen.includes(z)), ...seen.filter((z) => !reference.zones.includes(z))];
     }
-    // Secret inputs (userData, networkData): only digests compare, and a drift line never shows content.
+    // Secret inputs (userData, initUserData, networkData): only digests compare, and a drift line never shows content.
   }
   return { inputs, drift, differences };
 }

@@ -98,6 +98,11 @@ export function crossFieldFailures(raw: Obj): CheckFailure[] {
     if (credentialsProblem) out.push({ property: 'guestCredentials', reason: credentialsProblem });
     const problem = userDataProblem(raw.userData as string | undefined, guestAgent, withKeys, credentialsProblem ? undefined : credentials);
     if (problem) out.push({ property: 'userData', reason: problem });
+    if (typeof raw.initUserData === 'string' && !isUnknown(raw.initUserData)) {
+      // The same rules, about the other input (the messages name it).
+      const initProblem = userDataProblem(raw.initUserData, guestAgent, withKeys, credentialsProblem ? undefined : credentials);
+      if (initProblem) out.push({ property: 'initUserData', reason: initProblem.replace(/\buserData\b/g, 'initUserData') });
+    }
   }
   if (typeof raw.networkData === 'string' && !isUnknown(raw.networkData)) {
     const problem = networkDataProblem(raw.networkData);

@@ -35,7 +35,7 @@ describe('harvester-iac/provider', () => {
 
 describe('harvester-iac/provider: the permanent contract', () => {
   it('exports every resource the SDK registers under its permanent name, each a complete provider', () => {
-    assert.deepEqual(RESOURCES.map((r) => r.exportName).sort(), ['guestClusterCredentials', 'image', 'ipPool', 'keyPair', 'loadBalancer', 'machinePool', 'network', 'topologyLabels']);
+    assert.deepEqual(RESOURCES.map((r) => r.exportName).sort(), ['guestClusterCredentials', 'guestClusterIdentity', 'guestClusterReady', 'image', 'ipPool', 'keyPair', 'loadBalancer', 'machinePool', 'network', 'topologyLabels']);
     for (const r of RESOURCES) {
       const handlers = (provider as unknown as Record<string, Record<string, unknown>>)[r.exportName];
       for (const m of ['configure', 'check', 'diff', 'create', 'read', 'update', 'delete']) assert.equal(typeof handlers?.[m], 'function', `${r.exportName}.${m}`);

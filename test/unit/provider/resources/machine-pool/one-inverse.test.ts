@@ -37,13 +37,18 @@ const IN_PLACE = new Set<MachineInput>(['labels', 'annotations']);
 const clone = <T>(v: T): T => JSON.parse(JSON.stringify(v)) as T;
 const keyPairs = { 'default/ops-key': 'ssh-ed25519 AAAAOps ops@example', 'default/other': 'ssh-ed25519 AAAAOther other@example' };
 
-/** A one-VM pool (its placement is then the VM's own: with more VMs the planner may also rebalance zones). */
+/**
+ * A one-VM pool (its placement is then the VM's own: with more VMs the planner may also rebalance zones); with
+ * initUserData, a pool born from it, so its VM is the one made from initUserData.
+ */
 function pool(args: Partial<MachinePoolArgs>) {
   const i = inputs({ ...args, count: 1 });
   const desired = desiredVirtualMachines(i, context({ keyPairPublicKeys: keyPairs }));
-  const [machine] = desired.machines;
+  const born = i.initUserData !== undefined;
+  const machine = born ? desired.build(0, desired.machines[0].zone, undefined, true) : desired.machines[0];
   const statuses = [{ name: machine.name, index: 0, zone: machine.zone, phase: 'Running', ready: true }];
-  return { desired, machine, outputs: toOutputs(i, statuses, [], desired.cloudInitHash) };
+  const init = born ? { machine: machine.name, cloudInitHash: desired.initCloudInitHash! } : undefined;
+  return { desired, machine, outputs: toOutputs(i, statuses, [], desired.cloudInitHash, init) };
 }
 
 /** What refresh and the planner say about one live VM of the pool. */
@@ -77,7 +82,7 @@ function inputNamedBy(text: string): MachineInput | undefined {
   if (text.endsWith('(no input reads it back)')) return undefined;
   if (text.startsWith('pinned to zone ')) return 'zones';
   if (text.startsWith('node pool label ')) return 'poolName';
-  if (text.startsWith('cloud-init user data differs ')) return 'userData';
+  if (text.startsWith('cloud-init user data differs ')) return text.includes('initUserData') ? 'initUserData' : 'userData';
   if (text.startsWith('booted from other cloud-init network data ')) return 'networkData';
   const named = /^(\w+) is /.exec(text)?.[1];
   if (named === undefined) throw new Error(`a line that names no input: ${text}`);
@@ -86,9 +91,10 @@ function inputNamedBy(text: string): MachineInput | undefined {
 
 /**
  * The common ground: the same inputs, in place exactly for labels and annotations, one drift line each; with the VM's
- * name kept (`sameName`), refresh reports nothing else.
+ * name kept (`sameName`), refresh reports nothing else but, when `secretJudgedOtherwise` (the VM's init annotation
+ * edited, so its intact Secret is judged against the other user data), the Secret's own line.
  */
-function assertAgree(v: ReturnType<typeof verdicts>, sameName = true): void {
+function assertAgree(v: ReturnType<typeof verdicts>, sameName = true, secretJudgedOtherwise = false): void {
   assert.deepEqual(v.planInputs, v.refreshInputs, `planner ${JSON.stringify(v.planned)} vs refresh ${JSON.stringify(v.refresh.drift)}`);
   assert.deepEqual(v.lineInputs, v.refreshInputs, `the drift lines name other inputs: ${v.drift.join(' | ')}`);
   assert.deepEqual(v.changeInputs, v.planInputs, `the planner's change lines name other inputs: ${v.plan.changes.join(' | ')}`);
@@ -97,8 +103,11 @@ function assertAgree(v: ReturnType<typeof verdicts>, sameName = true): void {
   assert.equal(v.plan.replaces.length > 0, rolls, 'the VM rolls exactly when something not in place differs');
   assert.equal(v.plan.steps.some((s) => s.action === 'patch'), !rolls && v.planned.length > 0, 'patched in place exactly when only labels or annotations differ');
   assert.equal(v.refresh.drift.length, v.refresh.differences.length, 'one drift line per input');
-  if (sameName) assert.deepEqual(v.drift, v.refresh.drift, 'refresh reports these lines and nothing else (its Secret is intact)');
-  else for (const line of v.refresh.drift) assert.ok(v.drift.includes(line), line);
+  if (sameName) {
+    const secretLines = v.drift.filter((line) => line.startsWith('Secret '));
+    if (!secretJudgedOtherwise) assert.deepEqual(secretLines, [], 'its Secret is intact');
+    assert.deepEqual(v.drift.filter((line) => !secretLines.includes(line)), v.refresh.drift, 'refresh reports these lines and nothing else');
+  } else for (const line of v.refresh.drift) assert.ok(v.drift.includes(line), line);
 }
 
 /**
@@ -153,6 +162,12 @@ const edit: fc.Arbitrary<Edit> = fc.oneof(
     if (drop) delete vm.metadata.annotations['harvester-iac.io/user-data-hash'];
     else vm.metadata.annotations['harvester-iac.io/user-data-hash'] = 'hmac-sha256:edited';
   } })),
+  // Only the VM made from initUserData carries the annotation: taking it away makes that VM a joiner with the wrong
+  // digest; giving it to a joiner of a pool without initUserData changes a field no input reads back.
+  fc.constantFrom<[string, MachineInput | undefined, (vm: Obj) => void]>(
+    ['init annotation removed', 'userData', (vm) => { delete vm.metadata.annotations['harvester-iac.io/init-user-data']; }],
+    ['init annotation added', undefined, (vm) => { vm.metadata.annotations['harvester-iac.io/init-user-data'] = 'true'; }],
+  ).map(([name, input, apply]): Edit => ({ name, target: 'init annotation', input, sure: false, apply })),
   fc.constant<Edit>({ name: 'network-data digest changed', target: 'network-data digest', input: 'networkData', sure: true, apply: (vm) => { vm.metadata.annotations['harvester-iac.io/network-data-hash'] = 'hmac-sha256:edited'; } }),
   fc.constant<Edit>({ name: 'guest cluster label changed', target: 'guest cluster label', input: 'guestCluster', sure: true, apply: (vm) => { vm.metadata.labels['guestcluster.harvesterhci.io/name'] = 'other-gc'; } }),
   fc.constant<Edit>({ name: 'node pool label changed', target: 'node pool label', input: 'poolName', sure: true, apply: (vm) => { vm.metadata.labels['nodepool.harvesterhci.io/name'] = 'other-np'; } }),
@@ -184,6 +199,7 @@ const poolArgs: fc.Arbitrary<Partial<MachinePoolArgs>> = fc.record({
   affinity: fc.constantFrom(undefined, { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ labelSelector: { matchLabels: { app: 'db' } }, topologyKey: 'kubernetes.io/hostname' }] } }),
   userData: fc.constantFrom(undefined, '#cloud-config\nhostname: a\n'),
   networkData: fc.constantFrom(undefined, 'version: 2\n'),
+  initUserData: fc.constantFrom(undefined, '#cloud-config\nruncmd:\n- echo init\n'),
 }, { requiredKeys: [] });
 
 /** Pool inputs, broadly: every input read-back inverts, with each of its spellings; the test keeps those check accepts. */
@@ -230,6 +246,7 @@ const validPoolArgs: fc.Arbitrary<MachinePoolArgs> = fc.record({
   poolName: fc.constantFrom('np', 'workers-np'),
   userData: fc.constantFrom('#cloud-config\nhostname: a\n', '#cloud-config\npackages: [htop]\n'),
   networkData: fc.constant('version: 2\nethernets:\n  eth0:\n    dhcp4: true\n'),
+  initUserData: fc.constantFrom('#cloud-config\nruncmd:\n- echo init\n', '#cloud-config\nwrite_files: []\n'),
   guestAgent: fc.constantFrom<'install' | 'none'>('install', 'none'),
 }, { requiredKeys: ['name', 'disks', 'networks'] });
 
@@ -275,15 +292,21 @@ describe('machine-pool: one inverse of desired.ts for refresh and the planner', 
           networkDataHash: outputs.networkDataHash,
         };
         assert.equal(desired.machines.length, i.count);
-        for (const m of desired.machines) {
+        // A pool born from nothing: its first VM made from initUserData (when set), as the planner builds it then.
+        const born = i.initUserData !== undefined;
+        const first = desired.build(0, desired.machines[0].zone, undefined, true);
+        const machines = [first, ...desired.machines.slice(1)];
+        for (const m of machines) {
+          const init = born && m === first;
           const { name, zone, ...read } = readBackMachine(m.vm);
           assert.equal(name, m.name);
-          assert.deepEqual(defined(read), defined(expected), m.name);
+          assert.deepEqual(defined(read), defined({ ...expected, init, userDataHash: init ? desired.initCloudInitHash : desired.cloudInitHash }), m.name);
           assert.equal(zone, m.zone, `${m.name} reads back in the zone it is built for`);
           assert.ok(i.zones.length === 0 ? zone === undefined : i.zones.includes(zone!), `${m.name} in zone ${zone}, zones ${i.zones.join(', ')}`);
         }
         // And so refresh, against the record of these inputs, sees no drift.
-        assert.deepEqual(reconstructInputs(outputs, desired.machines.map((m) => m.vm)).drift, []);
+        const record = born ? toOutputs(i, [], [], desired.cloudInitHash, { machine: first.name, cloudInitHash: desired.initCloudInitHash! }) : outputs;
+        assert.deepEqual(reconstructInputs(record, machines.map((m) => m.vm)).drift, []);
       }),
       { numRuns: RUNS, seed: 20261208 },
     );
@@ -298,10 +321,12 @@ describe('machine-pool: one inverse of desired.ts for refresh and the planner', 
         const live = asHarvesterServes(p.machine.vm, serve) as unknown as Obj;
         for (const e of edits) e.apply(live);
         const v = verdicts(p, live as VirtualMachine);
-        assertAgree(v);
+        assertAgree(v, true, edits.some((e) => e.target === 'init annotation'));
+        // The VM made from initUserData carries that input's digest where the others carry userData's.
+        const digestOf = (input: MachineInput): MachineInput => (input === 'initUserData' ? 'userData' : input);
         const touched = new Set(edits.map((e) => e.input));
-        for (const input of v.refreshInputs) assert.ok(touched.has(input), `${input} drifted, but no edit touched it: ${edits.map((e) => e.name).join(', ')}`);
-        for (const e of edits.filter((x) => x.sure && x.input !== undefined)) assert.ok(v.refreshInputs.includes(e.input!), `${e.name} must show as ${e.input}: ${v.refresh.drift.join(' | ')}`);
+        for (const input of v.refreshInputs) assert.ok(touched.has(digestOf(input)), `${input} drifted, but no edit touched it: ${edits.map((e) => e.name).join(', ')}`);
+        for (const e of edits.filter((x) => x.sure && x.input !== undefined)) assert.ok(v.refreshInputs.map(digestOf).includes(e.input!), `${e.name} must show as ${e.input}: ${v.refresh.drift.join(' | ')}`);
         if (edits.some((e) => e.sure && e.input === undefined)) assert.ok(v.planned.some((d) => d.field !== undefined && !d.inPlace), `an unread field edited must roll: ${JSON.stringify(v.planned)}`);
         if (edits.length === 0) assert.ok(v.plan.upToDate && v.drift.length === 0, 'as Harvester serves it, the VM is up to date');
       }),
@@ -311,6 +336,7 @@ describe('machine-pool: one inverse of desired.ts for refresh and the planner', 
 
   it('every field desired.ts writes is read back by an input or compared as unread: an edit of any is seen, with refresh and planner agreeing', () => {
     const p = pool({
+      initUserData: '#cloud-config\nruncmd:\n- echo init\n',
       zones: ['z1', 'z2'], guestCluster: 'gc', sshKeys: ['ops-key'], labels: { team: 'a' }, annotations: { note: 'x' }, networkData: 'version: 2\n',
       disks: [{ image: 'ubuntu-22.04-server-cloudimg', size: '40Gi' }, { size: '10Gi', bus: 'scsi', storageClass: 'fast' }],
       networks: [{ network: 'vm-net' }, { network: 'other-net', type: 'masquerade' }],
@@ -323,7 +349,7 @@ describe('machine-pool: one inverse of desired.ts for refresh and the planner', 
       const v = verdicts(p, live as VirtualMachine);
       const where = `${path.join('.')} = ${JSON.stringify(changed(value))}`;
       assert.ok(v.planned.length > 0, `an edit of ${where} goes unseen`);
-      assertAgree(v, path.join('.') !== 'metadata.name');
+      assertAgree(v, path.join('.') !== 'metadata.name', path.includes('harvester-iac.io/init-user-data'));
       if (v.planInputs.length) seen.byInput++;
       else seen.unread++;
     }

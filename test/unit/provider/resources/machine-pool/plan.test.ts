@@ -20,6 +20,8 @@ function summary(steps: PlanStep[]): string[] {
       case 'ensureSecret': return `secret ${s.machine.name}`;
       case 'awaitReady': return `ready ${s.names.join(',')}`;
       case 'awaitGone': return `gone ${s.names.join(',')}`;
+      case 'awaitGuestReady': return `guest-ready ${s.names.join(',')}`;
+      case 'leaveGuest': return `leave ${s.names.join(',')}`;
     }
   });
 }

@@ -188,7 +188,7 @@ describe('machine-pool validateInputs', () => {
 
 describe('machine-pool model flags', () => {
   it('derives secret and replace-on-change inputs from the schema metadata', () => {
-    assert.deepEqual([...SECRET_INPUTS].sort(), ['guestCredentials', 'kubeconfig', 'networkData', 'userData']);
+    assert.deepEqual([...SECRET_INPUTS].sort(), ['guestCredentials', 'guestKubeconfig', 'initUserData', 'kubeconfig', 'networkData', 'userData']);
     assert.deepEqual([...REPLACE_INPUTS].sort(), ['name', 'namespace']);
   });
 });
