@@ -37,6 +37,8 @@ export function pruneLive(live: unknown, shape: unknown): unknown {
 
 function join(base: string, key: string | number): string {
   if (typeof key === 'number') return `${base}[${key}]`;
+  // A key that is not a plain name (a label key such as `harvester-iac.io/pool-index`) is quoted.
+  if (!/^[A-Za-z_$][\w$]*$/.test(key)) return `${base}[${JSON.stringify(key)}]`;
   return base ? `${base}.${key}` : key;
 }
 

@@ -141,16 +141,29 @@ export interface SplitAffinity {
 
 const DEFAULT_ANTI_AFFINITY = defaultAntiAffinity();
 
+/** The zone every required node selector term pins to with `In [zone]` (rule 3's shape), if they all pin the same one. */
+function pinnedZone(terms: Obj[]): string | undefined {
+  const zones = terms.map((t) => (Array.isArray(t?.matchExpressions) ? (t.matchExpressions as Obj[]) : []).find((e) => e && isZoneExpression(e))?.values as string[] | undefined);
+  return terms.length && zones.every((z) => z !== undefined && z[0] === zones[0]?.[0]) ? zones[0]?.[0] : undefined;
+}
+
+/**
+ * The zone a raw `affinity` input pins every VM to in rule 3's shape, if it does: built without `zones`, its VM
+ * would read back as pinned by the pool to that zone (splitAffinity cannot tell the two apart), so check refuses it.
+ */
+export function affinityZonePin(raw: Obj | undefined): string | undefined {
+  const terms = raw && isObject(raw.nodeAffinity) && requiredTerms(raw);
+  return terms ? pinnedZone(terms) : undefined;
+}
+
+const isObject = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
+
 /** splitAffinity inverts buildAffinity on a live VM's affinity (after stripServerAffinity). Never modifies its argument. */
 export function splitAffinity(live: Obj | undefined, machineSetName: string): SplitAffinity {
   let affinity = stripServerAffinity(live) ?? {};
-  let zone: string | undefined;
   const terms = requiredTerms(affinity) ?? [];
-  const zones = terms.map((t) => ((t.matchExpressions ?? []) as Obj[]).find(isZoneExpression)?.values as string[] | undefined);
-  if (terms.length && zones.every((z) => z !== undefined && z[0] === zones[0]?.[0])) {
-    zone = zones[0]?.[0];
-    affinity = withRequiredTerms(affinity, withoutExpressions(terms, isZoneExpression));
-  }
+  const zone = pinnedZone(terms);
+  if (zone !== undefined) affinity = withRequiredTerms(affinity, withoutExpressions(terms, isZoneExpression));
   const keys = Object.keys(affinity).filter((k) => affinity[k] !== undefined);
   if (keys.length === 0 || (keys.length === 1 && keys[0] === 'podAntiAffinity' && deepEqual(affinity, DEFAULT_ANTI_AFFINITY))) return { zone };
   const anti = affinity.podAntiAffinity as Obj | undefined;

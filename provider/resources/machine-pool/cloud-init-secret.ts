@@ -57,8 +57,9 @@ export interface CloudInitReadback {
 }
 
 /**
- * readCloudInit compares each VM's Secret with the recorded digests (the VM's own user-data annotation is
- * reported by read-back; it only withholds userData here). With no VM, nothing confirms either input.
+ * readCloudInit compares each VM's Secret with the recorded digests (the VM's own digest annotations are reported
+ * by read-back, reconstruct.ts; they only withhold userData, initUserData and networkData here). With no VM,
+ * nothing confirms any input.
  */
 export function readCloudInit(pool: { namespace: string; name: string }, recorded: CloudInitDigests, machines: MachineCloudInit[]): CloudInitReadback {
   const salt = `${pool.namespace}/${pool.name}`;
@@ -113,10 +114,8 @@ export function readCloudInit(pool: { namespace: string; name: string }, recorde
     if (secretDigest(network, salt) !== recorded.networkDataHash) {
       drift.push(`${where}: cloud-init network data differs from the recorded networkData`);
       networkData = false;
-    } else if (annotations[NETWORK_DATA_HASH] !== recorded.networkDataHash) {
-      drift.push(`VirtualMachine ${pool.namespace}/${m.name}: booted from other cloud-init network data than the recorded networkData`);
-      networkData = false;
     }
+    if (annotations[NETWORK_DATA_HASH] !== recorded.networkDataHash) networkData = false;
   }
   const inputs: CloudInitReadback['inputs'] = {};
   if (userData && input !== undefined) inputs.userData = input;

@@ -19,7 +19,7 @@ import { desiredVirtualMachines, suffixFrom, type DesiredPool } from './desired'
 import { poolOwner, poolSelector, type PoolIdentity } from './labels';
 import type { MachinePoolInputs } from './model';
 import { plannedNameConflicts } from './name-conflicts';
-import { claimNamesOf } from './normalize';
+import { claimNamesOf } from './read-back';
 import type { PoolObservation } from './observe';
 import { clearCapacityCache } from '../../capacity';
 import { fitBaseOf } from './capacity-check';

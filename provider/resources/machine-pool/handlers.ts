@@ -26,7 +26,7 @@ import { previewPool } from './preview-plan';
 import { listPoolObjects, observationOf } from './observe';
 import { machinePoolOutputsSchema, toOutputs, type MachinePoolOutputs } from './outputs';
 import { liveMachines, readBack } from './read';
-import { reconstructInputs } from './read-back';
+import { reconstructInputs } from './reconstruct';
 import { validateInputs } from './validate';
 import { isInitMachine } from './desired';
 import { USER_DATA_HASH } from './labels';

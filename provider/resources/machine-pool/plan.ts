@@ -2,10 +2,10 @@
  * Pure: from the desired pool and what observe saw, the ordered steps that converge the cluster.
  *
  * 1. VMs being deleted are not members, but their indexes stay taken until they are gone.
- * 2. Each member is compared with the VM we would build for its index where it is (normalize.ts): user
- *    label/annotation changes are patched in place; anything else makes it outdated. Scale-down then
- *    removes members beyond `count`: outdated ones first (so an interrupted roll resumes instead of
- *    removing the replacements it made), then the highest index (zone-aware, zones.ts rule 2).
+ * 2. Each member is compared with the VM we would build for its index where it is (differences.ts: both read
+ *    back, as refresh reads a VM): user label/annotation changes are patched in place; anything else makes it
+ *    outdated. Scale-down then removes members beyond `count`: outdated ones first (so an interrupted roll
+ *    resumes instead of removing the replacements it made), then the highest index (zone-aware, zones.ts rule 2).
  * 3. Kept members are placed in zones; one that must move is compared again for its new zone. A kept
  *    member's cloud-init Secret that is missing or whose content differs is written again (no restart).
  * 4. Missing members (scale-up, or a VM lost out of band) are created first at the indexes recorded for
@@ -23,7 +23,8 @@ import type { DesiredMachine, DesiredPool } from './desired';
 import { splitAffinity } from './affinity';
 import { cloudInitDataDiffers } from './cloud-init-secret';
 import { DRIVER_LABELS, POOL_INDEX_LABEL } from './labels';
-import { claimNamesOf, type MachineDifference, vmDifferences } from './normalize';
+import { judgeMachine, type MachineDifference, type MetadataPatch } from './differences';
+import { claimNamesOf } from './read-back';
 import { isInitMachine } from './desired';
 import { assignZones, selectRemovals } from './zones';
 
@@ -44,18 +45,11 @@ export interface ObservedMachine {
   deleting: boolean;
 }
 
-/** Metadata a patch step writes (user labels/annotations on the VM and its template). */
-export interface MetadataPatch {
-  labels: Record<string, string | null>;
-  annotations: Record<string, string | null>;
-  templateLabels: Record<string, string | null>;
-}
-
 /** One step of a plan. Consecutive steps of the same action may run in parallel. */
 export type PlanStep =
   | { action: 'delete'; name: string; index: number; claimNames: string[]; reason: string }
   | { action: 'create'; machine: DesiredMachine; reason: string }
-  | { action: 'patch'; name: string; patch: MetadataPatch; reason: string }
+  | { action: 'patch'; name: string; patch: MetadataPatch; differences: MachineDifference[]; reason: string }
   | { action: 'ensureSecret'; machine: DesiredMachine; reason: string }
   | { action: 'awaitReady'; names: string[]; reason: string }
   | { action: 'awaitGone'; names: string[]; reason: string }
@@ -94,18 +88,6 @@ export function zoneOfVm(vm: VirtualMachine): string | undefined {
   return splitAffinity(affinity, vm.metadata.labels?.[DRIVER_LABELS.machineSetName] ?? '').zone;
 }
 
-function metadataPatch(diffs: MachineDifference[], desired: DesiredMachine): MetadataPatch {
-  const patch: MetadataPatch = { labels: {}, annotations: {}, templateLabels: {} };
-  for (const d of diffs) {
-    const key = /\["(.*)"\]$/.exec(d.path)?.[1];
-    if (key === undefined) continue;
-    if (d.path.startsWith('metadata.labels')) patch.labels[key] = desired.vm.metadata.labels?.[key] ?? null;
-    else if (d.path.startsWith('metadata.annotations')) patch.annotations[key] = desired.vm.metadata.annotations?.[key] ?? null;
-    else if (d.path.startsWith('spec.template.metadata.labels')) patch.templateLabels[key] = desired.vm.spec?.template?.metadata?.labels?.[key] ?? null;
-  }
-  return patch;
-}
-
 /** Options of planPool. */
 export interface PlanOptions {
   /** Indexes the pool is recorded to have (outputs of the last run); missing ones are recreated first. */
@@ -139,11 +121,11 @@ export function planPool(desired: DesiredPool, observed: ObservedMachine[], opti
   // Rule 2: judge every member where it is, then scale down (outdated members first).
   const judged = new Map(indexed.map((m) => {
     const want = desired.build(m.index, zoneOf.get(m.index), claimNamesOf(m.vm), isInitMachine(m.vm));
-    return [m.index, { want, diffs: vmDifferences(m.vm, want.vm) }] as const;
+    return [m.index, { want, ...judgeMachine(m.vm, want.vm, ns) }] as const;
   }));
   const rolls = (diffs: MachineDifference[]) => diffs.some((d) => !d.inPlace);
   const excess = Math.max(0, indexed.length - desired.count);
-  const candidates = indexed.map((m) => ({ index: m.index, zone: zoneOf.get(m.index), outdated: rolls(judged.get(m.index)!.diffs) }));
+  const candidates = indexed.map((m) => ({ index: m.index, zone: zoneOf.get(m.index), outdated: rolls(judged.get(m.index)!.differences) }));
   const removedIdx = new Set(selectRemovals(candidates, excess, desired.zones));
   const scaledDown = [...strays, ...indexed.filter((x) => removedIdx.has(x.index)).sort((a, b) => b.index - a.index)];
   if (options.guest && scaledDown.length) steps.push({ action: 'leaveGuest', names: scaledDown.map((m) => m.name), reason: `remove ${scaledDown.map((m) => m.name).join(', ')} from the guest cluster before deleting them` });
@@ -163,21 +145,21 @@ export function planPool(desired: DesiredPool, observed: ObservedMachine[], opti
   const waitFor: string[] = [];
   for (const m of kept) {
     const zone = assignment.zoneOf.get(m.index);
-    let { want, diffs } = judged.get(m.index)!;
+    let { want, differences, patch } = judged.get(m.index)!;
     if (zone !== zoneOf.get(m.index)) {
       want = desired.build(m.index, zone, claimNamesOf(m.vm), isInitMachine(m.vm));
-      diffs = vmDifferences(m.vm, want.vm);
+      ({ differences, patch } = judgeMachine(m.vm, want.vm, ns));
     }
-    if (rolls(diffs)) {
+    if (rolls(differences)) {
       outdated.push({ member: m, zone });
-      replaces.push({ name: m.name, differences: diffs });
-      for (const d of diffs) changes.push(`roll ${m.name}: ${d.input}: ${d.detail}`);
+      replaces.push({ name: m.name, differences });
+      for (const d of differences) changes.push(`roll ${m.name}: ${d.detail}`);
       continue;
     }
     waitFor.push(m.name);
-    if (diffs.length) {
-      const reason = `update ${m.name} in place: ${diffs.map((d) => `${d.input}: ${d.detail}`).join('; ')}`;
-      steps.push({ action: 'patch', name: m.name, patch: metadataPatch(diffs, want), reason });
+    if (differences.length) {
+      const reason = `update ${m.name} in place: ${differences.map((d) => d.detail).join('; ')}`;
+      steps.push({ action: 'patch', name: m.name, patch, differences, reason });
       changes.push(reason);
     }
     const secretFault = !m.secretExists ? 'missing' : m.secret && cloudInitDataDiffers(m.secret, want.secret) ? 'its content differs from the inputs' : undefined;
@@ -228,7 +210,7 @@ export function planPool(desired: DesiredPool, observed: ObservedMachine[], opti
     const created: string[] = [];
     for (const { member, zone } of wave) {
       const machine = desired.build(nextIndex(), zone);
-      const why = [...new Set(differencesOf.get(member.name)?.filter((d) => !d.inPlace).map((d) => d.input))].join(', ');
+      const why = rollCause(differencesOf.get(member.name) ?? []);
       steps.push({ action: 'create', machine, reason: `roll ${member.name} (${why} changed): create its replacement ${machine.name}` });
       created.push(machine.name);
     }
@@ -252,3 +234,13 @@ export function planPool(desired: DesiredPool, observed: ObservedMachine[], opti
 }
 
 const byIndex = naturalCompare;
+
+/**
+ * What a roll is for, in a few words: the inputs that differ, or, when none does, the fields no input reads back (an
+ * input's change can move such a field too, e.g. an image its storage class: the change lines list every one).
+ */
+function rollCause(differences: MachineDifference[]): string {
+  const rolled = differences.filter((d) => !d.inPlace);
+  const inputs = rolled.filter((d) => d.input !== undefined).map((d) => d.input as string);
+  return [...new Set(inputs.length ? inputs : rolled.map((d) => d.field as string))].join(', ');
+}

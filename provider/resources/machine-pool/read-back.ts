@@ -1,28 +1,32 @@
 /**
- * Read-back: inputs reconstructed from live VMs, so `pulumi preview --refresh` shows drift per property.
- * Each VM is read into the inputs it would have been built from; a property takes the recorded value
- * while every VM agrees with it (compared by meaning: quantities by value, references qualified, the
- * user's spelling kept), and the first deviating VM's value otherwise, with one drift line per deviation.
- * Harvester's additions never show: read-back inverts only what we write (see normalize.ts).
+ * Read-back: the one inverse of desired.ts (docs/design/harvester-vms.md §"Reading a VM back: one inverse", which
+ * lists the field each input is read from). `readMachine` reads a VM — a live one, or one desired.ts built — into
+ * the inputs it reflects, and gives what it left unread: the VM without every field an input was read from, that is
+ * what we write that no input reads back (the names pairing list items, our system labels, the run and eviction
+ * strategies, the cloud-init volume, the claim templates' access and volume modes…).
+ *
+ * Refresh compares the inputs read back with the record (reconstruct.ts), the planner with those read back from the VM
+ * it would build (differences.ts), both with the same comparison (input-differences.ts), so they always agree about
+ * which inputs differ. The planner also compares what is left unread, so an out-of-band edit of such a field is still
+ * healed by a roll; nothing maps object paths to inputs by hand: a field belongs to an input because that input's
+ * read takes it.
+ *
+ * Both read a view of the VM: volumes hot-plugged later (e.g. by the guest CSI driver) left out, and the
+ * volumeClaimTemplates annotation parsed, so each of its fields is read or compared on its own. Harvester's additions
+ * never show: read-back reads only what we write, and what is left unread is compared pruned to the shape we send
+ * (pulumi-kubernetes pruneLiveState; docs/design/harvester-vms.md §"What Harvester and KubeVirt add").
  */
 import type { VirtualMachine } from '../../client/objects';
-import { stableStringify } from '../../core/hash';
-import { naturalCompare } from '../../core/natural-order';
-import { describeValue } from '../../core/input-errors';
-import { sameQuantity } from '../../core/quantity';
-import { sameInput } from './equivalence';
+import { isReservedKey } from '../../core/labels';
 import { splitAffinity } from './affinity';
-import { userEntries } from '../../core/labels';
-import { DRIVER_LABELS, HARVESTER_ANNOTATIONS, USER_DATA_HASH, NETWORK_DATA_HASH, formatLabelValue } from './labels';
-import type { AffinityInputs, DiskInputs, NetworkInputs } from './model';
-import { get } from './normalize';
 import { isInitMachine } from './desired';
-import type { MachinePoolOutputs } from './outputs';
-import { qualify, spellLike } from '../../core/object-ref';
+import { DRIVER_LABELS, HARVESTER_ANNOTATIONS, NETWORK_DATA_HASH, USER_DATA_HASH } from './labels';
+import type { AffinityInputs, DiskInputs, NetworkInputs } from './model';
 
 type Obj = Record<string, unknown>;
+type Path = readonly (string | number)[];
 
-/** The inputs one live VM reflects. */
+/** The inputs one VM reflects. */
 export interface MachineReadback {
   name: string;
   cpu?: number;
@@ -32,164 +36,224 @@ export interface MachineReadback {
   sshKeys: string[];
   zone?: string;
   affinity?: AffinityInputs;
+  /** The user labels on the VM. */
   labels: Record<string, string>;
+  /** The user labels on its template (so on its VMI): the labels input is written to both. */
+  templateLabels: Record<string, string>;
   annotations: Record<string, string>;
   guestCluster?: string;
   nodePool?: string;
   userDataHash?: string;
   networkDataHash?: string;
-  /** Made from initUserData (judged against its rendered hash). */
+  /**
+   * Made from initUserData (its annotation, desired.ts INIT_ANNOTATION): its user-data digest is that input's. Only
+   * looked at, so the annotation stays among what is compared as written.
+   */
   init: boolean;
 }
 
-/** readBackMachine reads one live VM into the inputs it reflects. */
-export function readBackMachine(vm: VirtualMachine): MachineReadback {
-  const spec = get<Obj>(vm, 'spec', 'template', 'spec') ?? {};
-  const annotations = vm.metadata.annotations ?? {};
-  const templates = parseList(annotations[HARVESTER_ANNOTATIONS.volumeClaimTemplates]);
-  const byClaim = new Map(templates.map((t) => [String(get(t, 'metadata', 'name')), t]));
-  const volumes = (get<Obj[]>(spec, 'volumes') ?? []);
-  const claimOf = new Map(volumes.filter((v) => get(v, 'persistentVolumeClaim', 'hotpluggable') !== true && get(v, 'persistentVolumeClaim', 'claimName'))
+/** get reads a nested field without throwing. */
+export function get<T = unknown>(root: unknown, ...path: Path): T | undefined {
+  let cur: unknown = root;
+  for (const key of path) {
+    if (cur === null || typeof cur !== 'object') return undefined;
+    cur = (cur as Record<string | number, unknown>)[key];
+  }
+  return cur as T | undefined;
+}
+
+/** Claim names of a VM's non-hot-plugged PVC volumes, in volume order. */
+export function claimNamesOf(vm: VirtualMachine): string[] {
+  const volumes = get<Obj[]>(vm, 'spec', 'template', 'spec', 'volumes') ?? [];
+  return volumes
+    .filter((v) => get(v, 'persistentVolumeClaim', 'claimName') !== undefined && get(v, 'persistentVolumeClaim', 'hotpluggable') !== true)
+    .map((v) => String(get(v, 'persistentVolumeClaim', 'claimName')));
+}
+
+const SPEC = ['spec', 'template', 'spec'] as const;
+const CLAIMS = ['metadata', 'annotations', HARVESTER_ANNOTATIONS.volumeClaimTemplates] as const;
+
+function parseJson(text: unknown): unknown {
+  if (typeof text !== 'string') return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The template spec without volumes hot-plugged later and their disks (they are not ours); shallow copies. */
+function withoutHotplug(spec: Obj): Obj {
+  const volumes = get<Obj[]>(spec, 'volumes') ?? [];
+  const hot = new Set(volumes.filter((v) => get(v, 'persistentVolumeClaim', 'hotpluggable') === true).map((v) => v.name));
+  if (hot.size === 0) return spec;
+  const out: Obj = { ...spec, volumes: volumes.filter((v) => !hot.has(v.name)) };
+  const devices = get<Obj>(spec, 'domain', 'devices');
+  if (devices && Array.isArray(devices.disks)) {
+    out.domain = { ...(spec.domain as Obj), devices: { ...devices, disks: (devices.disks as Obj[]).filter((d) => !hot.has(d.name)) } };
+  }
+  return out;
+}
+
+/** The VM as read-back sees it (see the top of the file); shallow copies, the VM is not modified. */
+function viewOf(vm: VirtualMachine): Obj {
+  const view: Obj = { ...vm };
+  const annotations = vm.metadata?.annotations;
+  const claims = parseJson(annotations?.[HARVESTER_ANNOTATIONS.volumeClaimTemplates]);
+  // Left as written when it is not a list: it then reads back as no claim and stays among what is compared.
+  if (Array.isArray(claims)) view.metadata = { ...vm.metadata, annotations: { ...annotations, [HARVESTER_ANNOTATIONS.volumeClaimTemplates]: claims } };
+  const spec = get<Obj>(vm, ...SPEC);
+  const kept = spec && withoutHotplug(spec);
+  if (spec && kept !== spec) view.spec = { ...vm.spec, template: { ...vm.spec!.template, spec: kept } };
+  return view;
+}
+
+/** A VM being read: each field an input is read from is taken; the rest is what is left unread. */
+class Reading {
+  private readonly taken: Path[] = [];
+  constructor(readonly view: Obj) {}
+
+  /** A field an input is read from. */
+  take<T>(...path: Path): T | undefined {
+    this.taken.push(path);
+    return get<T>(this.view, ...path);
+  }
+
+  /** A field only looked at (to pair list items, to split the affinity): it stays among what is compared as written. */
+  peek<T>(...path: Path): T | undefined {
+    return get<T>(this.view, ...path);
+  }
+
+  /** The non-system entries of a label or annotation map, each taken. */
+  userEntries(...path: Path): Record<string, string> {
+    const map = this.peek<Record<string, string>>(...path) ?? {};
+    return Object.fromEntries(Object.keys(map).filter((k) => !isReservedKey(k)).map((k) => [k, this.take<string>(...path, k) as string]));
+  }
+
+  /** The view without the fields taken (objects holding one copied, the rest shared: never modify it). */
+  unread(): Obj {
+    const trie = new Map<string, Trie>();
+    for (const path of this.taken) {
+      let node = trie;
+      for (const [i, key] of path.entries()) {
+        const k = String(key);
+        const next = node.get(k);
+        if (next === TAKEN) break; // taken whole already
+        if (i === path.length - 1) {
+          node.set(k, TAKEN);
+          break;
+        }
+        const child = next ?? new Map<string, Trie>();
+        node.set(k, child);
+        node = child;
+      }
+    }
+    return without(this.view, trie) as Obj;
+  }
+}
+
+const TAKEN = Symbol('taken');
+type Trie = Map<string, Trie> | typeof TAKEN;
+
+function without(value: unknown, trie: Map<string, Trie>): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map((item, i) => (trie.has(String(i)) ? withoutAt(item, trie.get(String(i))!) : item));
+  const out: Obj = {};
+  for (const [k, v] of Object.entries(value as Obj)) {
+    const sub = trie.get(k);
+    if (sub === undefined) out[k] = v;
+    else if (sub !== TAKEN) out[k] = without(v, sub);
+  }
+  return out;
+}
+
+function withoutAt(value: unknown, trie: Trie): unknown {
+  return trie === TAKEN ? undefined : without(value, trie);
+}
+
+/** The key pairs of the sshNames annotation: none when absent, the text itself when it is not a JSON list. */
+function keyPairNames(text: string | undefined): string[] {
+  if (text === undefined) return [];
+  const list = parseJson(text);
+  return Array.isArray(list) ? list.map(String) : [text];
+}
+
+function readDisks(r: Reading): DiskInputs[] {
+  const claimsRead = r.peek<unknown>(...CLAIMS);
+  const templates = Array.isArray(claimsRead) ? (claimsRead as Obj[]) : [];
+  const templateAt = new Map(templates.map((t, j) => [String(get(t, 'metadata', 'name')), j]));
+  const claimOf = new Map((r.peek<Obj[]>(...SPEC, 'volumes') ?? [])
+    .filter((v) => get(v, 'persistentVolumeClaim', 'claimName') !== undefined)
     .map((v) => [String(v.name), String(get(v, 'persistentVolumeClaim', 'claimName'))]));
   const disks: DiskInputs[] = [];
-  for (const d of get<Obj[]>(spec, 'domain', 'devices', 'disks') ?? []) {
+  (r.peek<Obj[]>(...SPEC, 'domain', 'devices', 'disks') ?? []).forEach((d, i) => {
     const claim = claimOf.get(String(d.name));
-    if (claim === undefined) continue; // cloud-init disk, hot-plugged volumes
-    const t = byClaim.get(claim);
-    const image = get<string>(t, 'metadata', 'annotations', HARVESTER_ANNOTATIONS.imageId);
-    const disk: DiskInputs = { size: String(get(t, 'spec', 'resources', 'requests', 'storage') ?? ''), bus: (get<string>(d, 'disk', 'bus') ?? 'virtio') as DiskInputs['bus'] };
+    if (claim === undefined) return; // the cloud-init disk
+    const j = templateAt.get(claim);
+    const template = <T>(...path: Path): T | undefined => (j === undefined ? undefined : r.take<T>(...CLAIMS, j, ...path));
+    const disk: DiskInputs = {
+      size: String(template('spec', 'resources', 'requests', 'storage') ?? ''),
+      bus: (r.take<string>(...SPEC, 'domain', 'devices', 'disks', i, 'disk', 'bus') ?? 'virtio') as DiskInputs['bus'],
+    };
+    const image = template<string>('metadata', 'annotations', HARVESTER_ANNOTATIONS.imageId);
+    // An image disk's storage class is the image's: not read back (compared as written).
     if (image) disk.image = image;
-    else if (get(t, 'spec', 'storageClassName') !== undefined) disk.storageClass = String(get(t, 'spec', 'storageClassName'));
+    else if (template('spec', 'storageClassName') !== undefined) disk.storageClass = String(template('spec', 'storageClassName'));
     disks.push(disk);
-  }
-  const interfaces = new Map((get<Obj[]>(spec, 'domain', 'devices', 'interfaces') ?? []).map((i) => [String(i.name), i]));
-  const networks: NetworkInputs[] = (get<Obj[]>(spec, 'networks') ?? []).map((n) => {
-    const nic = interfaces.get(String(n.name)) ?? {};
+  });
+  return disks;
+}
+
+function readNetworks(r: Reading): NetworkInputs[] {
+  const interfaceAt = new Map((r.peek<Obj[]>(...SPEC, 'domain', 'devices', 'interfaces') ?? []).map((n, k) => [String(n.name), k]));
+  return (r.peek<Obj[]>(...SPEC, 'networks') ?? []).map((n, i) => {
+    const k = interfaceAt.get(String(n.name));
+    const nic = <T>(field: string): T | undefined => (k === undefined ? undefined : r.take<T>(...SPEC, 'domain', 'devices', 'interfaces', k, field));
+    const masquerade = nic('masquerade') !== undefined;
+    nic('bridge');
     return {
-      network: String(get(n, 'multus', 'networkName') ?? ''),
-      model: (nic.model ?? 'virtio') as NetworkInputs['model'],
-      type: ('masquerade' in nic ? 'masquerade' : 'bridge') as NetworkInputs['type'],
+      network: String(r.take(...SPEC, 'networks', i, 'multus', 'networkName') ?? ''),
+      model: (nic<string>('model') ?? 'virtio') as NetworkInputs['model'],
+      type: masquerade ? 'masquerade' : 'bridge',
     };
   });
-  const labels = vm.metadata.labels ?? {};
-  const split = splitAffinity(get<Obj>(spec, 'affinity'), labels[DRIVER_LABELS.machineSetName] ?? '');
-  const cores = get<number>(spec, 'domain', 'cpu', 'cores');
-  const limitCpu = get<string>(spec, 'domain', 'resources', 'limits', 'cpu');
-  return {
-    name: vm.metadata.name ?? '',
-    cpu: typeof cores === 'number' ? cores : limitCpu !== undefined ? Number(limitCpu) : undefined,
-    memory: get<string>(spec, 'domain', 'resources', 'limits', 'memory'),
-    disks,
-    networks,
-    sshKeys: parseList(get<Obj>(vm, 'spec', 'template', 'metadata', 'annotations')?.[HARVESTER_ANNOTATIONS.sshNames] as string | undefined).map(String),
+}
+
+/** A VM read back: the inputs it reflects, and what it leaves unread. */
+export interface MachineRead {
+  inputs: MachineReadback;
+  /** The VM (as viewed) without the fields its inputs were read from. */
+  unread(): Obj;
+}
+
+/** readMachine reads one VM into the inputs it reflects. */
+export function readMachine(vm: VirtualMachine): MachineRead {
+  const r = new Reading(viewOf(vm));
+  const cores = r.take(...SPEC, 'domain', 'cpu', 'cores');
+  const split = splitAffinity(r.take<Obj>(...SPEC, 'affinity'), r.peek<string>('metadata', 'labels', DRIVER_LABELS.machineSetName) ?? '');
+  const inputs: MachineReadback = {
+    name: vm.metadata?.name ?? '',
+    // The cores, as desired.ts writes the cpu input (the CPU limit, written from it too, is compared as written).
+    cpu: typeof cores === 'number' ? cores : undefined,
+    memory: r.take<string>(...SPEC, 'domain', 'resources', 'limits', 'memory'),
+    disks: readDisks(r),
+    networks: readNetworks(r),
+    sshKeys: keyPairNames(r.take<string>('spec', 'template', 'metadata', 'annotations', HARVESTER_ANNOTATIONS.sshNames)),
     zone: split.zone,
     affinity: split.raw as AffinityInputs | undefined,
-    labels: userEntries(labels),
-    annotations: userEntries(annotations),
-    guestCluster: labels[DRIVER_LABELS.guestCluster],
-    nodePool: labels[DRIVER_LABELS.nodePool],
-    userDataHash: annotations[USER_DATA_HASH],
-    networkDataHash: annotations[NETWORK_DATA_HASH],
+    labels: r.userEntries('metadata', 'labels'),
+    templateLabels: r.userEntries('spec', 'template', 'metadata', 'labels'),
+    annotations: r.userEntries('metadata', 'annotations'),
+    guestCluster: r.take<string>('metadata', 'labels', DRIVER_LABELS.guestCluster),
+    nodePool: r.take<string>('metadata', 'labels', DRIVER_LABELS.nodePool),
+    userDataHash: r.take<string>('metadata', 'annotations', USER_DATA_HASH),
+    networkDataHash: r.take<string>('metadata', 'annotations', NETWORK_DATA_HASH),
     init: isInitMachine(vm),
   };
+  return { inputs, unread: () => r.unread() };
 }
 
-function parseList(text: string | undefined): Obj[] {
-  if (!text) return [];
-  try {
-    const v = JSON.parse(text) as unknown;
-    return Array.isArray(v) ? (v as Obj[]) : [];
-  } catch {
-    return [];
-  }
-}
-
-/** What reconstruction returns: the inputs to report and one line per deviation. */
-export interface Reconstruction {
-  inputs: Partial<MachinePoolOutputs>;
-  drift: string[];
-}
-
-/**
- * reconstructInputs rebuilds the input properties from live VMs (not being deleted), starting from the
- * recorded outputs `previous` (whose `cloudInitHash` is the user-data hash every VM should carry).
- */
-export function reconstructInputs(previous: MachinePoolOutputs, vms: VirtualMachine[], options: { importing?: boolean } = {}): Reconstruction {
-  const expectedUserDataHash = previous.cloudInitHash;
-  const ns = previous.namespace;
-  const drift: string[] = [];
-  const inputs: Partial<MachinePoolOutputs> = {};
-  const machines = vms.map(readBackMachine).sort((a, b) => naturalCompare(a.name, b.name));
-  const line = (m: MachineReadback, text: string) => drift.push(`VirtualMachine ${ns}/${m.name}: ${text}`);
-
-  inputs.count = machines.length;
-  if (machines.length !== previous.count) drift.push(`pool ${ns}/${previous.name}: ${machines.length} VMs exist, ${previous.count} recorded`);
-
-  const keys = ['cpu', 'memory', 'disks', 'networks', 'sshKeys', 'affinity', 'labels', 'annotations', 'guestCluster'] as const;
-  type Key = (typeof keys)[number];
-  const same = (key: Key) => (a: unknown, b: unknown) => sameInput(key, a, b, ns);
-  for (const key of keys as readonly Key[]) {
-    const recorded = previous[key];
-    // On import nothing is recorded: every property comes from the first VM.
-    const deviant = options.importing ? machines[0] : machines.find((m) => !same(key)(m[key], recorded));
-    if (!deviant) continue;
-    (inputs as Record<string, unknown>)[key] = respell(key, deviant[key], recorded, ns);
-    for (const m of machines) {
-      if (!same(key)(m[key], recorded)) line(m, `${key} is ${summarise(key, m[key])}, recorded ${summarise(key, recorded)}`);
-    }
-  }
-  // poolName is only visible through its label, written with guestCluster.
-  const expectedPool = previous.guestCluster ? formatLabelValue(previous.poolName ?? previous.name) : undefined;
-  const poolDeviant = machines.find((m) => m.nodePool !== expectedPool && (m.guestCluster ?? previous.guestCluster) !== undefined && !(options.importing && m.nodePool === formatLabelValue(previous.name)));
-  if (poolDeviant) {
-    inputs.poolName = poolDeviant.nodePool;
-    line(poolDeviant, `node pool label is ${describeValue(poolDeviant.nodePool ?? 'missing')}, recorded ${describeValue(expectedPool ?? 'none')}`);
-  }
-  // Zones: the recorded list while every VM sits in a listed zone (or none are pinned when none listed).
-  const recordedZones = previous.zones ?? [];
-  const zoneDeviants = machines.filter((m) => (recordedZones.length === 0 ? m.zone !== undefined : m.zone === undefined || !recordedZones.includes(m.zone)));
-  if (zoneDeviants.length) {
-    const seen = [...new Set(machines.map((m) => m.zone).filter((z): z is string => z !== undefined))];
-    inputs.zones = [...recordedZones.filter((z) => seen.includes(z)), ...seen.filter((z) => !recordedZones.includes(z))];
-    for (const m of zoneDeviants) line(m, `pinned to zone ${describeValue(m.zone ?? 'none')}, recorded zones ${describeValue(recordedZones.join(', ') || 'none')}`);
-  }
-  // Secret inputs: only hashes can be compared; a mismatch is reported without any content.
-  if (expectedUserDataHash !== undefined) {
-    for (const m of machines) {
-      const expected = m.init ? previous.initCloudInitHash : expectedUserDataHash;
-      if (m.userDataHash !== expected) line(m, `cloud-init user data differs from the recorded ${m.init ? 'initUserData' : 'userData'}`);
-    }
-  }
-  return { inputs, drift };
-}
-
-/** Writes a live value with the user's spelling where it means the same thing. */
-function respell(key: string, live: unknown, recorded: unknown, ns: string): unknown {
-  if (key === 'disks') {
-    const prev = (recorded as DiskInputs[] | undefined) ?? [];
-    return (live as DiskInputs[]).map((d, i) => {
-      const p = prev[i];
-      const out: DiskInputs = { ...d };
-      if (d.image) out.image = spellLike(qualify(d.image, ns), p?.image, ns);
-      if (p && sameQuantity(p.size, d.size)) out.size = p.size;
-      return out;
-    });
-  }
-  if (key === 'networks') {
-    const prev = (recorded as NetworkInputs[] | undefined) ?? [];
-    return (live as NetworkInputs[]).map((n, i) => ({ ...n, network: spellLike(qualify(n.network, ns), prev[i]?.network, ns) }));
-  }
-  if (key === 'sshKeys') {
-    const prev = (recorded as string[] | undefined) ?? [];
-    return (live as string[]).map((k, i) => spellLike(qualify(k, ns), prev[i], ns));
-  }
-  return live;
-}
-
-function summarise(key: string, value: unknown): string {
-  if (key === 'disks') return (value as DiskInputs[] | undefined ?? []).map((d) => `${d.image ?? d.storageClass ?? 'blank'} ${d.size} ${d.bus ?? 'virtio'}`).join('; ') || 'none';
-  if (key === 'networks') return (value as NetworkInputs[] | undefined ?? []).map((n) => `${n.network} (${n.model ?? 'virtio'}, ${n.type ?? 'bridge'})`).join('; ') || 'none';
-  if (key === 'sshKeys') return (value as string[] | undefined ?? []).join(', ') || 'none';
-  if (key === 'affinity' || key === 'labels' || key === 'annotations') return stableStringify(value ?? {});
-  return describeValue(value);
+/** readBackMachine reads one VM into the inputs it reflects. */
+export function readBackMachine(vm: VirtualMachine): MachineReadback {
+  return readMachine(vm).inputs;
 }

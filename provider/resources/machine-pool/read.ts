@@ -19,7 +19,7 @@ import type { ObservedPool } from './converge';
 import { machinePoolSchema } from './model';
 import { backendSelectorOf, type MachinePoolOutputs } from './outputs';
 import { isInitMachine } from './desired';
-import { reconstructInputs } from './read-back';
+import { reconstructInputs } from './reconstruct';
 
 /** Inputs the cluster does not record: an import takes them from the program (diff.ts). */
 export const NOT_ON_CLUSTER_POOL = [...NOT_ON_CLUSTER, 'rollingUpdate', 'volumeDeletion', 'capacityCheck'];

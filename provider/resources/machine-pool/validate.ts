@@ -7,7 +7,7 @@ import type { CheckFailure } from '../../core/types';
 import { inputErrorMap, issuesToFailures, schemaKeys } from '../../core/input-errors';
 import { containsUnknown, isUnknown } from '../../core/unknowns';
 import { withDefaultsAroundUnknowns } from '../../core/validate-model';
-import { CLUSTER_NETWORK_KEY_PREFIX, ZONE_KEY, mentionsNodeKey } from './affinity';
+import { CLUSTER_NETWORK_KEY_PREFIX, ZONE_KEY, affinityZonePin, mentionsNodeKey } from './affinity';
 import { networkDataProblem, userDataProblem } from './cloud-config';
 import { labelMapProblems } from '../../core/labels';
 import { SECRET_INPUTS, machinePoolSchema, type MachinePoolInputs } from './model';
@@ -72,6 +72,13 @@ export function crossFieldFailures(raw: Obj): CheckFailure[] {
     if (zones.length > 0 && isObj(raw.affinity) && mentionsNodeKey(raw.affinity, ZONE_KEY)) {
       fail('affinity', 'constrains topology.kubernetes.io/zone while zones is set. Use zones for zone placement and keep affinity for other rules.');
     }
+  }
+  // Without zones, an affinity pinning every VM to one zone builds the VM zones would build (affinity.ts rule 3): read
+  // back, it is the pool's zone pinning, so refresh would report affinity and zones drifted after every up.
+  const noZones = zones === undefined || (Array.isArray(zones) && zones.length === 0);
+  const pinned = noZones && isObj(raw.affinity) && !containsUnknown(raw.affinity) ? affinityZonePin(raw.affinity) : undefined;
+  if (pinned !== undefined) {
+    fail('affinity', `pins every VM to zone "${pinned}" (each required node selector term has ${ZONE_KEY} In ["${pinned}"]), which is what zones: ["${pinned}"] writes, so the VMs would read back as that and drift. Set zones: ["${pinned}"] and remove that expression from affinity.`);
   }
   if (isObj(raw.affinity) && mentionsNodeKey(raw.affinity, CLUSTER_NETWORK_KEY_PREFIX)) {
     fail('affinity.nodeAffinity', `uses a ${CLUSTER_NETWORK_KEY_PREFIX}* key: Harvester adds those itself from the VM networks (one per cluster network). Remove that expression; the networks input already places the VMs on hosts of the right cluster network.`);

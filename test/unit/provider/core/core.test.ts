@@ -80,6 +80,12 @@ describe('provider/core', () => {
       assert.deepEqual(diffPaths({ a: [1, 2] }, { a: [1] }).map((d) => d.path), ['a']);
       assert.deepEqual(diffPaths({ a: {} }, {}), []);
     });
+
+    it('quotes a key that is not a plain name (a label key), so the path names it unambiguously', () => {
+      const desired = { metadata: { labels: { 'harvester-iac.io/pool-index': '0', team: 'a' } } };
+      const live = { metadata: { labels: { 'harvester-iac.io/pool-index': '7', team: 'b' } } };
+      assert.deepEqual(diffPaths(desired, live).map((d) => d.path), ['metadata.labels["harvester-iac.io/pool-index"]', 'metadata.labels.team']);
+    });
   });
 
   describe('quantities and durations', () => {

@@ -127,11 +127,23 @@ describe('machine-pool planPool', () => {
   it('reports a userData-only change once per VM, as userData alone', () => {
     const plan = planPool(desiredVirtualMachines(inputs({ count: 2, userData: '#cloud-config\nhostname: b\n' }), context()), observed(livePool({ count: 2, userData: '#cloud-config\nhostname: a\n' })));
     assert.deepEqual(plan.changes, [
-      'roll pool-a-0: userData: cloud-init user data differs (userData, guestAgent or sshKeys)',
-      'roll pool-a-1: userData: cloud-init user data differs (userData, guestAgent or sshKeys)',
+      'roll pool-a-0: cloud-init user data differs from the inputs (userData, guestAgent, sshKeys or guestCredentials)',
+      'roll pool-a-1: cloud-init user data differs from the inputs (userData, guestAgent, sshKeys or guestCredentials)',
     ]);
     const creates = plan.steps.filter((st) => st.action === 'create').map((st) => st.reason);
     assert.deepEqual(creates, ['roll pool-a-0 (userData changed): create its replacement pool-a-2', 'roll pool-a-1 (userData changed): create its replacement pool-a-3']);
+  });
+
+  it('names a roll by the inputs that differ, and by the fields no input reads back only when no input differs', () => {
+    const image = planPool(desiredVirtualMachines(inputs({ count: 1, disks: [{ image: 'opensuse-leap-15.6', size: '40Gi' }] }), context()), observed(livePool({ count: 1 })));
+    const storageClass = 'metadata.annotations["harvesterhci.io/volumeClaimTemplates"][0].spec.storageClassName';
+    assert.deepEqual(image.replaces[0].differences.map((d) => d.input ?? d.field), ['disks', storageClass], 'the image moves its storage class too');
+    assert.equal(image.steps.find((st) => st.action === 'create')?.reason, 'roll pool-a-0 (disks changed): create its replacement pool-a-1');
+    const live = livePool({ count: 1 });
+    (live[0].spec!.template!.spec as Record<string, unknown>).evictionStrategy = 'None';
+    const unread = planPool(desiredVirtualMachines(inputs({ count: 1 }), context()), observed(live));
+    assert.deepEqual(unread.changes, ['roll pool-a-0: spec.template.spec.evictionStrategy is "None", the pool writes "LiveMigrateIfPossible" (no input reads it back)']);
+    assert.equal(unread.steps.find((st) => st.action === 'create')?.reason, 'roll pool-a-0 (spec.template.spec.evictionStrategy changed): create its replacement pool-a-1');
   });
 
   it('patches label changes in place instead of rolling', () => {

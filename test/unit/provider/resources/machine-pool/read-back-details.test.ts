@@ -3,7 +3,8 @@ import type { VirtualMachine } from '../../../../../provider/client/objects';
 import { desiredVirtualMachines } from '../../../../../provider/resources/machine-pool/desired';
 import type { MachinePoolArgs } from '../../../../../provider/resources/machine-pool/model';
 import { toOutputs } from '../../../../../provider/resources/machine-pool/outputs';
-import { readBackMachine, reconstructInputs } from '../../../../../provider/resources/machine-pool/read-back';
+import { readBackMachine } from '../../../../../provider/resources/machine-pool/read-back';
+import { reconstructInputs } from '../../../../../provider/resources/machine-pool/reconstruct';
 import { asHarvesterServes, context, inputs } from './fixtures';
 
 type Obj = Record<string, any>;
@@ -31,11 +32,12 @@ describe('machine-pool read-back of unusual VMs', () => {
     assert.deepEqual([r.name, r.cpu, r.disks, r.networks, r.zone, r.affinity], ['', undefined, [{ size: '', bus: 'virtio' }], [{ network: '', model: 'virtio', type: 'bridge' }], undefined, undefined]);
   });
 
-  it('reads the CPU from the limit when cores are not set', () => {
-    const { vms } = recorded();
+  it('reads the cpu input from the cores only (as desired.ts writes it): with them gone it is drift, whatever the limit says', () => {
+    const { outputs, vms } = recorded();
     delete vms[0].spec.template.spec.domain.cpu;
-    vms[0].spec.template.spec.domain.resources.limits.cpu = '3';
-    assert.equal(readBackMachine(vms[0]).cpu, 3);
+    vms[0].spec.template.spec.domain.resources.limits.cpu = '2';
+    assert.equal(readBackMachine(vms[0]).cpu, undefined);
+    assert.deepEqual(reconstructInputs(outputs, vms).drift, [vmLine('cpu is nothing, recorded 2')]);
   });
 
   it('reads a blank disk without a storage class as having none', () => {

@@ -3,7 +3,8 @@ import { desiredVirtualMachines } from '../../../../../provider/resources/machin
 import { diffInputs } from '../../../../../provider/resources/machine-pool/diff';
 import type { MachinePoolArgs } from '../../../../../provider/resources/machine-pool/model';
 import { toOutputs } from '../../../../../provider/resources/machine-pool/outputs';
-import { readBackMachine, reconstructInputs } from '../../../../../provider/resources/machine-pool/read-back';
+import { readBackMachine } from '../../../../../provider/resources/machine-pool/read-back';
+import { reconstructInputs } from '../../../../../provider/resources/machine-pool/reconstruct';
 import { UNKNOWN } from '../../../../../provider/core/unknowns';
 import { asHarvesterServes, context, inputs } from './fixtures';
 

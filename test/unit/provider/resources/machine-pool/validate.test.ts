@@ -47,6 +47,15 @@ describe('machine-pool validateInputs', () => {
     scriptUserData: { reason: 'agent merge needs cloud-config', given: { userData: '#!/bin/bash\necho pw=hunter2' }, property: 'userData', want: /shell script.*qemu-guest-agent/s },
     badTimeout: { reason: 'timeouts are durations', given: { timeouts: { create: 'ten minutes' } }, property: 'timeouts.create', want: /"10m"/ },
     zoneInAffinity: { reason: 'zones and a zone affinity conflict', given: { zones: ['us-east-1a'], affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'topology.kubernetes.io/zone', operator: 'In', values: ['x'] }] }] } } } }, property: 'affinity', want: /zones/ },
+    zonePinInAffinity: {
+      reason: 'an affinity pinning every VM to one zone reads back as zones',
+      given: { affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [
+        { matchExpressions: [{ key: 'disk', operator: 'Exists' }, { key: 'topology.kubernetes.io/zone', operator: 'In', values: ['x'] }] },
+        { matchExpressions: [{ key: 'topology.kubernetes.io/zone', operator: 'In', values: ['x'] }] },
+      ] } } } },
+      property: 'affinity',
+      want: /pins every VM to zone "x".*Set zones: \["x"\]/,
+    },
     affinityTypo: {
       reason: 'a misspelt affinity field would be pruned by the API server, and drift forever',
       given: { affinity: { nodeAffinity: { requiredDuringScheduling: { nodeSelectorTerms: [] } } } },
@@ -122,6 +131,14 @@ describe('machine-pool validateInputs', () => {
     const v = validateInputs({ ...valid, affinity });
     assert.deepEqual(v.failures, []);
     assert.deepEqual(v.inputs?.affinity, affinity);
+  });
+
+  it('accepts, without zones, a zone affinity that does not pin every VM to one zone (two zones; one term of several)', () => {
+    const zone = (values: string[]) => ({ key: 'topology.kubernetes.io/zone', operator: 'In', values });
+    for (const terms of [[{ matchExpressions: [zone(['a', 'b'])] }], [{ matchExpressions: [zone(['a'])] }, { matchExpressions: [{ key: 'gpu', operator: 'Exists' }] }]]) {
+      const affinity = { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: terms } } };
+      assert.deepEqual(validateInputs({ ...valid, affinity }).failures, [], JSON.stringify(terms));
+    }
   });
 
   it('reports every problem at once', () => {

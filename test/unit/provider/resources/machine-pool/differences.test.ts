@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict';
 import { desiredVirtualMachines } from '../../../../../provider/resources/machine-pool/desired';
-import { vmDifferences } from '../../../../../provider/resources/machine-pool/normalize';
+import type { VirtualMachine } from '../../../../../provider/client/objects';
+import { judgeMachine } from '../../../../../provider/resources/machine-pool/differences';
 import { asHarvesterServes, context, inputs } from './fixtures';
+
+const vmDifferences = (live: VirtualMachine, desired: VirtualMachine) => judgeMachine(live, desired, 'default').differences;
 
 function pair(overrides = {}, serve = {}) {
   const pool = desiredVirtualMachines(inputs(overrides), context());
@@ -9,7 +12,7 @@ function pair(overrides = {}, serve = {}) {
   return { desired, live: asHarvesterServes(desired, serve), pool };
 }
 
-describe('machine-pool drift normalisation', () => {
+describe('machine-pool planner judgement (read-back against read-back)', () => {
   it('ignores everything Harvester adds (MACs, run strategy, requests, guest memory, mgmt affinity, finalizers, hot-plugged volumes)', () => {
     for (const overrides of [{}, { zones: ['us-east-1a'] }, { affinity: { podAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [] } } }]) {
       const { desired, live } = pair(overrides, { hotplug: true });
@@ -30,14 +33,15 @@ describe('machine-pool drift normalisation', () => {
     assert.deepEqual(vmDifferences(live, desired), []);
   });
 
-  it('names a CPU edit made out of band by its input, with both values', () => {
+  it('names a CPU edit made out of band by its input, with both values; the CPU limit, which no input reads back, by its field', () => {
     const { desired, live } = pair();
     (live.spec!.template!.spec as any).domain.cpu.cores = 4;
     (live.spec!.template!.spec as any).domain.resources.limits.cpu = '4';
     const diffs = vmDifferences(live, desired);
-    assert.deepEqual([...new Set(diffs.map((d) => d.input))], ['cpu']);
-    assert.match(diffs[0].detail, /is 4, inputs say 2/);
-    assert.equal(diffs[0].inPlace, false);
+    assert.deepEqual(diffs.map((d) => [d.input, d.field, d.detail, d.inPlace]), [
+      ['cpu', undefined, 'cpu is 4, inputs say 2', false],
+      [undefined, 'spec.template.spec.domain.resources.limits.cpu', 'spec.template.spec.domain.resources.limits.cpu is "4", the pool writes "2" (no input reads it back)', false],
+    ]);
   });
 
   it('sees a moved zone, a changed image and a changed network', () => {
@@ -67,10 +71,16 @@ describe('machine-pool drift normalisation', () => {
     assert.ok(!JSON.stringify(diffs).includes('password'));
   });
 
-  it('rolls when the guest cluster changes (driver labels)', () => {
+  it('rolls when the guest cluster changes (driver labels): its label on the VM names the input, the labels no input reads back (its copy on the template, the derived machine set) their fields', () => {
     const { desired: a } = pair({ guestCluster: 'gc1' });
     const { desired: b } = pair({ guestCluster: 'gc2' });
     const diffs = vmDifferences(asHarvesterServes(a), b);
-    assert.ok(diffs.length > 0 && diffs.every((d) => d.input === 'guestCluster' && !d.inPlace), JSON.stringify(diffs));
+    assert.ok(diffs.every((d) => !d.inPlace), JSON.stringify(diffs));
+    assert.deepEqual(diffs.map((d) => d.input ?? d.field), [
+      'guestCluster',
+      'metadata.labels["harvesterhci.io/machineSetName"]',
+      'spec.template.metadata.labels["guestcluster.harvesterhci.io/name"]',
+      'spec.template.metadata.labels["harvesterhci.io/machineSetName"]',
+    ]);
   });
 });
