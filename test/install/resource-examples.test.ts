@@ -120,16 +120,18 @@ describe('docs/resources: every example runs as written, from a program folder w
     assert.ok(!scratch.startsWith(repoRoot()), 'the program folder is outside the repository');
     const installed = (name: string) => join(scratch, 'node_modules', name, 'package.json');
     const ours = dirname(installed('harvester-iac'));
-    for (const page of pages) {
-      const dir = join(scratch, page);
-      // Node (the program), @pulumi/pulumi's TypeScript loader (which requires typescript and ts-node from its own
-      // folder) and the runner (which starts @pulumi/pulumi/cmd/run of the page's folder) see the same copies.
-      // Resolved in a process started in the page's folder (this test's own folder is the package itself).
-      const probe = `const r = (n, from) => require.resolve(n + '/package.json', { paths: [from] });
-        console.log(JSON.stringify([...['harvester-iac', '@pulumi/pulumi', 'typescript', 'ts-node'].map((n) => r(n, '.')), r('@pulumi/pulumi', ${JSON.stringify(ours)}), r('typescript', ${JSON.stringify(dirname(installed('@pulumi/pulumi')))})]))`;
-      const resolved = spawnSync(process.execPath, ['-e', probe], { cwd: dir, encoding: 'utf8' });
-      assert.deepEqual(JSON.parse(resolved.stdout), [...['harvester-iac', '@pulumi/pulumi', 'typescript', 'ts-node'].map(installed), installed('@pulumi/pulumi'), installed('typescript')], `${page}: ${resolved.stderr}`);
-      assert.equal(linkedPulumiPath(dir), undefined, `${page}: the runner adds no NODE_PATH`);
+    // Node (the program), @pulumi/pulumi's TypeScript loader (which requires typescript and ts-node from its own
+    // folder) and the runner (which starts @pulumi/pulumi/cmd/run of the page's folder) see the same copies.
+    // Resolved in one process started in the scratch folder (this test's own folder is the package itself).
+    const names = ['harvester-iac', '@pulumi/pulumi', 'typescript', 'ts-node'];
+    const probe = `const r = (n, from) => require.resolve(n + '/package.json', { paths: [from] });
+      console.log(JSON.stringify(${JSON.stringify(pages.map((p) => join(scratch, p)))}.map((p) => [...${JSON.stringify(names)}.map((n) => r(n, p)), r('@pulumi/pulumi', ${JSON.stringify(ours)}), r('typescript', ${JSON.stringify(dirname(installed('@pulumi/pulumi')))})])))`;
+    const resolved = spawnSync(process.execPath, ['-e', probe], { cwd: scratch, encoding: 'utf8' });
+    assert.equal(resolved.status, 0, resolved.stderr);
+    const expected = [...names.map(installed), installed('@pulumi/pulumi'), installed('typescript')];
+    for (const [i, page] of pages.entries()) {
+      assert.deepEqual((JSON.parse(resolved.stdout) as string[][])[i], expected, page);
+      assert.equal(linkedPulumiPath(join(scratch, page)), undefined, `${page}: the runner adds no NODE_PATH`);
     }
     // skipLibCheck: the package's declarations reach @kubernetes/client-node's, whose isomorphic-ws imports `ws`,
     // which ships no types (TS7016 under strict without @types/ws); ts-node, as Pulumi runs it, reports the
@@ -197,21 +199,37 @@ describe('docs/resources: every example runs as written, from a program folder w
     onlyEmulatedAddressesDialled(page);
   }
 
+  /**
+   * Runs `steps` of a page; when they fail, its stack is destroyed and its setup undone before the failure is
+   * reported, so the next pages (whose examples reuse names such as "workers") start from the seeded cluster.
+   */
+  async function cleanlyOnFailure(page: string, steps: () => Promise<void>) {
+    try {
+      await steps();
+    } catch (err) {
+      await run(page, ['destroy', '--yes']).catch(() => undefined);
+      await PLANS[page].teardown?.(ctx).catch(() => undefined);
+      throw err;
+    }
+  }
+
   const order = Object.keys(PLANS).filter((p) => !PLANS[p].within);
   for (const page of order) {
     const inside = Object.keys(PLANS).filter((p) => PLANS[p].within === page);
     if (!inside.length) {
-      it(`${page}: ${PLANS[page].provides}`, async () => bringDown(page, await bringUp(page)));
+      it(`${page}: ${PLANS[page].provides}`, () => cleanlyOnFailure(page, async () => bringDown(page, await bringUp(page))));
       continue;
     }
     let before: ClusterSnapshot | undefined;
-    it(`${page}: up (${PLANS[page].provides})`, async () => {
-      before = await bringUp(page);
-    });
-    for (const p of inside) it(`${p}: ${PLANS[p].provides}`, async () => bringDown(p, await bringUp(p)));
-    it(`${page}: converged, then destroyed`, async () => {
-      assert.ok(before, `${page} was not brought up`);
-      await bringDown(page, before);
-    });
+    it(`${page}: up (${PLANS[page].provides})`, () =>
+      cleanlyOnFailure(page, async () => {
+        before = await bringUp(page);
+      }));
+    for (const p of inside) it(`${p}: ${PLANS[p].provides}`, () => cleanlyOnFailure(p, async () => bringDown(p, await bringUp(p))));
+    it(`${page}: converged, then destroyed`, () =>
+      cleanlyOnFailure(page, async () => {
+        assert.ok(before, `${page} was not brought up`);
+        await bringDown(page, before);
+      }));
   }
 });
