@@ -24,7 +24,7 @@
  * 127.0.0.1 (its RKE2 endpoints), the certificate still checked against the address; nothing else is dialled.
  */
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { HarvesterClient } from '../../provider/client/harvester-client';
@@ -34,7 +34,7 @@ import { startTestEmulator } from '../support/emulator-harness';
 import { FAST_RKE2 } from '../support/guest-cluster';
 import { ed25519Blob, keyLine } from '../support/keypair-rules';
 import { clusterSnapshot, COMPILER_OPTIONS, exampleOf, needlesOf, PAGES_DIR, PLANS, PRIVATE, type ClusterSnapshot, type Context, type Run } from '../support/resource-example-plans';
-import { installIntoProgramFolder } from '../support/tarball';
+import { installIntoProgramFolder, runInstalledBin } from '../support/tarball';
 
 describe('docs/resources: every example runs as written, from a program folder with the tarball installed', function () {
   this.timeout(600_000);
@@ -50,29 +50,18 @@ describe('docs/resources: every example runs as written, from a program folder w
   const pages = readdirSync(join(repoRoot(), PAGES_DIR)).filter((f) => f.endsWith('.md')).map((f) => f.slice(0, -3)).sort();
 
   const run = (page: string, args: string[], stdin?: string): Promise<Run> => {
-    const child = spawn(join(scratch, 'node_modules', '.bin', 'harvester-iac-run'), args, {
-      cwd: join(scratch, page),
-      env: {
-        ...process.env,
-        HOME: home,
-        KUBECONFIG: join(scratch, 'no-such-kubeconfig'),
-        PULUMI_NODEJS_TRANSPILE_ONLY: 'true',
-        HARVESTER_IAC_TEST_DIAL_MAP: dialMap,
-        NODE_OPTIONS: [process.env.NODE_OPTIONS, `--require ${JSON.stringify(join(__dirname, '..', 'support', 'loopback-dial.js'))}`].filter(Boolean).join(' '),
-      },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.stdin.end(stdin ?? '');
-    return new Promise((resolve, reject) => {
-      child.once('error', reject);
-      child.once('exit', (code) => {
-        // Everything but `stack output --show-secrets` (which prints a secret on purpose) is checked for secrets.
-        if (!args.includes('--show-secrets')) printed.set(page, `${printed.get(page) ?? ''}${stdout}${stderr}`);
-        resolve({ code: code ?? 1, stdout, stderr });
-      });
+    const env = {
+      ...process.env,
+      HOME: home,
+      KUBECONFIG: join(scratch, 'no-such-kubeconfig'),
+      PULUMI_NODEJS_TRANSPILE_ONLY: 'true',
+      HARVESTER_IAC_TEST_DIAL_MAP: dialMap,
+      NODE_OPTIONS: [process.env.NODE_OPTIONS, `--require ${JSON.stringify(join(__dirname, '..', 'support', 'loopback-dial.js'))}`].filter(Boolean).join(' '),
+    };
+    return runInstalledBin(scratch, args, { cwd: join(scratch, page), env, stdin }).then((r) => {
+      // Everything but `stack output --show-secrets` (which prints a secret on purpose) is checked for secrets.
+      if (!args.includes('--show-secrets')) printed.set(page, `${printed.get(page) ?? ''}${r.stdout}${r.stderr}`);
+      return r;
     });
   };
   ctx.run = run;

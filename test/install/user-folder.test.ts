@@ -7,14 +7,14 @@
  * (node_modules/.bin/harvester-iac-run), against the embedded emulator.
  */
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { HarvesterClient } from '../../provider/client/harvester-client';
 import { repoRoot } from '../../scripts/resource-docs';
 import { startTestEmulator, type TestEmulator } from '../support/emulator-harness';
 import { codeBlocks, readText } from '../support/markdown';
-import { installIntoProgramFolder } from '../support/tarball';
+import { installIntoProgramFolder, runInstalledBin, type BinRun } from '../support/tarball';
 
 /** The first ```ts block under README's "## A program". */
 function readmeProgram(): string {
@@ -23,12 +23,6 @@ function readmeProgram(): string {
   const block = codeBlocks(text).find((b) => b.line > at && /^ts\b/.test(b.info));
   assert.ok(at >= 0 && block, 'README.md has a ```ts block under "## A program"');
   return block.code;
-}
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
 }
 
 const USER_DATA = '#cloud-config\npassword: readme-s3cr3t\n';
@@ -40,19 +34,9 @@ describe('runner: a program folder of your own, the package installed from its t
   const bin = () => join(dir, 'node_modules', '.bin', 'harvester-iac-run');
 
   /** The installed bin, in the program folder, with KUBECONFIG pointing nowhere: only Pulumi.dev.yaml connects. */
-  const run = (args: string[], stdin?: string): Promise<Run> => {
-    const child = spawn(bin(), args, { cwd: dir, env: { ...process.env, KUBECONFIG: join(dir, 'no-such-kubeconfig') } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.stdin.end(stdin ?? '');
-    return new Promise((resolve, reject) => {
-      child.once('error', reject);
-      child.once('exit', (code) => resolve({ code: code ?? 1, stdout, stderr }));
-    });
-  };
-  const ok = async (args: string[], stdin?: string): Promise<Run> => {
+  const run = (args: string[], stdin?: string): Promise<BinRun> =>
+    runInstalledBin(dir, args, { cwd: dir, env: { ...process.env, KUBECONFIG: join(dir, 'no-such-kubeconfig') }, stdin });
+  const ok = async (args: string[], stdin?: string): Promise<BinRun> => {
     const r = await run(args, stdin);
     assert.equal(r.code, 0, `harvester-iac-run ${args.join(' ')} exited ${r.code}:\n${r.stdout}\n${r.stderr}`);
     return r;

@@ -14,11 +14,9 @@ export const PAGES_DIR = 'docs/src/resources';
 export const COMPILER_OPTIONS = { strict: true, target: 'es2022', module: 'nodenext' };
 const USER_DATA = '#cloud-config\npassword: pages-s3cr3t\n';
 
-export interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
+import type { BinRun } from './tarball';
+
+export type Run = BinRun;
 
 /** What the suite holds while the pages run. */
 export interface Context {

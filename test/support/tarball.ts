@@ -9,7 +9,7 @@
  * registry. What npm installs is what a user's `npm install harvester-iac-<version>.tgz` installs, at the versions
  * this repository tested.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -105,4 +105,28 @@ export function installIntoProgramFolder(spec: ProgramFolderSpec, tgz = packTarb
   writeFileSync(join(dir, 'package-lock.json'), `${JSON.stringify({ name: spec.name, version: '1.0.0', lockfileVersion: 3, requires: true, packages }, null, 2)}\n`);
   npm(['install', '--offline', '--no-audit', '--no-fund', '--loglevel=error'], dir);
   return dir;
+}
+
+/** What a run of the installed bin printed, and its exit status. */
+export interface BinRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * runInstalledBin runs `node_modules/.bin/harvester-iac-run` of the folder `installed` (as installIntoProgramFolder
+ * made it), in `cwd`, with `stdin` as its whole standard input; resolves when it exits, whatever its status.
+ */
+export function runInstalledBin(installed: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv; stdin?: string }): Promise<BinRun> {
+  const child = spawn(join(installed, 'node_modules', '.bin', 'harvester-iac-run'), args, { cwd: options.cwd, env: options.env });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  child.stdin.end(options.stdin ?? '');
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', (code) => resolve({ code: code ?? 1, stdout, stderr }));
+  });
 }
