@@ -9,12 +9,11 @@ import type { HarvesterClient } from '../../provider/client/harvester-client';
 import { repoRoot } from '../../scripts/resource-docs';
 import { eventually, type TestEmulator } from './emulator-harness';
 import { codeBlocks, readText } from './markdown';
+import type { BinRun } from './tarball';
 
 export const PAGES_DIR = 'docs/src/resources';
 export const COMPILER_OPTIONS = { strict: true, target: 'es2022', module: 'nodenext' };
 const USER_DATA = '#cloud-config\npassword: pages-s3cr3t\n';
-
-import type { BinRun } from './tarball';
 
 export type Run = BinRun;
 
