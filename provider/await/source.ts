@@ -165,6 +165,9 @@ export class ListWatchSource<T extends KubeObject> {
       (err) => {
         if (gen !== this.generation || this.stopped) return;
         this.watchHandle = undefined;
+        // The stream is gone, so is its idle timer: fired during the backoff below, it would open a second stream
+        // that the backoff's watch then overwrites, and stop() would never stop it.
+        this.clearIdle();
         if (!err) {
           // A clean end: resume from where we are. A stream that ends at once, over and over, backs off.
           // A clean but empty stream lost nothing: re-watch without a list.
@@ -182,9 +185,14 @@ export class ListWatchSource<T extends KubeObject> {
     );
   }
 
+  private clearIdle(): void {
+    if (this.idleTimer !== undefined) this.options.clock.clearTimeout(this.idleTimer);
+    this.idleTimer = undefined;
+  }
+
   /** (Re)start the idle timer: a stream silent for too long is restarted from the last resourceVersion. */
   private armIdle(gen: number): void {
-    if (this.idleTimer !== undefined) this.options.clock.clearTimeout(this.idleTimer);
+    this.clearIdle();
     this.idleTimer = this.options.clock.setTimeout(() => {
       this.idleTimer = undefined;
       if (gen !== this.generation || this.stopped) return;

@@ -147,6 +147,19 @@ describe('ListWatchSource (FakeResource, ManualClock)', () => {
     assert.equal(fake.lastWatch().options.resourceVersion, '9');
     source.stop();
   });
+
+  it('never holds two streams: a stream that ended takes its idle timer with it (no watch opened during the backoff)', async () => {
+    const { fake, clock, source } = started({ idleTimeoutMs: 100, backoffInitialMs: 150 });
+    fake.lastList().resolve({ resourceVersion: '5', items: [] });
+    await flush();
+    fake.lastWatch().close(); // a clean, empty end: backs off 150 ms before watching again
+    clock.advance(100);
+    assert.equal(fake.watches.length, 1, 'the idle timer of the ended stream opened nothing');
+    clock.advance(50);
+    assert.equal(fake.watches.length, 2, 'the backoff\'s watch');
+    source.stop();
+    assert.equal(fake.watches[1].stopped, true);
+  });
 });
 
 describe('isFatalForWatch', () => {
