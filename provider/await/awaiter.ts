@@ -10,6 +10,7 @@
  * The deadline and the source's backoffs run on the injected clock.
  */
 import { HarvesterError } from '../client/errors';
+import { describeObject } from '../client/from-api-exception';
 import { KubeObject } from '../client/objects';
 import { ResourceClient } from '../client/resource-client';
 import { Clock, systemClock } from './clock';
@@ -56,7 +57,8 @@ export function waitFor<T extends KubeObject>(options: WaitForOptions<T>): Promi
   const namespace = options.name ? options.resource.namespaceFor(options.namespace) : options.namespace;
   const object = options.name
     ? options.resource.describe(options.name, namespace)
-    : `${options.resource.describe(undefined, namespace)}${options.labelSelector ? ` with labels ${options.labelSelector}` : ''}`;
+    : // A set without a namespace spans all of them: not the context's default namespace that describe() would name.
+      `${namespace ? options.resource.describe(undefined, namespace) : describeObject(options.resource.kind, undefined)}${options.labelSelector ? ` with labels ${options.labelSelector}` : ''}`;
 
   return new Promise<T[]>((resolve, reject) => {
     let lastSeen: T[] = [];

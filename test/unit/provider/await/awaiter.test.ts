@@ -32,6 +32,14 @@ describe('waitFor (FakeResource, ManualClock)', () => {
     assert.equal((await wait.catch((e) => e)).object, 'LoadBalancer objects in namespace apps');
   });
 
+  it('names a set without a namespace as spanning all of them, not the default namespace', async () => {
+    const fake = new FakeResource();
+    const clock = new ManualClock();
+    const wait = waitFor({ resource: fake.client, labelSelector: 'app=web', check: () => ({ done: false, description: 'x' }), timeoutMs: 60_000, what: 'everything', clock });
+    clock.advance(60_000);
+    assert.equal((await wait.catch((e) => e)).object, 'LoadBalancer objects with labels app=web');
+  });
+
   it('rejects with the error a check throws, at once', async () => {
     const fake = new FakeResource();
     const thrown = new RangeError('bad check');
