@@ -50,11 +50,11 @@ describe('runner refresh', () => {
 
   it('drift: counted as refresh and shown with what moved in the outputs (else in the inputs); the state takes what was read', async () => {
     const host = new FakeHost();
-    host.read = async (_u, id) => ({ id: `${id}-new`, properties: { name: 'a', size: 2, ip: '10.0.0.1' }, inputs: { name: 'a', size: 2 } });
+    host.read = async (_u, id) => ({ id: `${id}-new`, properties: { name: 'a', size: 2, ip: '10.0.0.2' }, inputs: { name: 'a', size: 2 } });
     const { counts, lines, state } = await refresh(host, [resource('a')]);
     assert.deepEqual(counts, ['refresh']);
-    assert.deepEqual(lines, ['~ test:Widget a refreshed (the cluster differs)', '~ size: 1 => 2']);
-    assert.deepEqual(state.resources[0], { ...resource('a'), id: 'id-a-new', inputs: { name: 'a', size: 2 }, outputs: { name: 'a', size: 2, ip: '10.0.0.1' } });
+    assert.deepEqual(lines, ['~ test:Widget a refreshed (the cluster differs)', '~ ip: "10.0.0.1" => "10.0.0.2"', '~ size: 1 => 2']);
+    assert.deepEqual(state.resources[0], { ...resource('a'), id: 'id-a-new', inputs: { name: 'a', size: 2 }, outputs: { name: 'a', size: 2, ip: '10.0.0.2' } });
     host.read = async (_u, id) => ({ id, properties: { name: 'a', size: 1, ip: '10.0.0.1' }, inputs: { name: 'a', size: 3 } });
     const inputsOnly = await refresh(host, [resource('a')]);
     assert.deepEqual(inputsOnly.lines, ['~ test:Widget a refreshed (the cluster differs)', '~ size: 1 => 3']);
