@@ -50,6 +50,15 @@ export interface WaitForOptions<T extends KubeObject> {
   backoffMaxMs?: number;
 }
 
+/**
+ * A set of objects for messages. Without a namespace, a set of a namespaced kind spans every namespace: not the
+ * context's default namespace that describe() names for one object.
+ */
+function describeSet(resource: ResourceClient<KubeObject>, namespace: string | undefined): string {
+  const namespaced = resource.namespaceFor(undefined) !== undefined;
+  return namespace || !namespaced ? resource.describe(undefined, namespace) : describeObject(resource.kind, undefined);
+}
+
 /** Wait until `check` says done; see the file header. Resolves with the objects that satisfied it. */
 export function waitFor<T extends KubeObject>(options: WaitForOptions<T>): Promise<T[]> {
   const clock = options.clock ?? systemClock;
@@ -57,8 +66,7 @@ export function waitFor<T extends KubeObject>(options: WaitForOptions<T>): Promi
   const namespace = options.name ? options.resource.namespaceFor(options.namespace) : options.namespace;
   const object = options.name
     ? options.resource.describe(options.name, namespace)
-    : // A set without a namespace spans all of them: not the context's default namespace that describe() would name.
-      `${namespace ? options.resource.describe(undefined, namespace) : describeObject(options.resource.kind, undefined)}${options.labelSelector ? ` with labels ${options.labelSelector}` : ''}`;
+    : `${describeSet(options.resource, namespace)}${options.labelSelector ? ` with labels ${options.labelSelector}` : ''}`;
 
   return new Promise<T[]>((resolve, reject) => {
     let lastSeen: T[] = [];
