@@ -34,7 +34,7 @@ export function urlProblem(url: string): string | undefined {
     return 'is not an absolute URL: write it as http(s)://host/path, e.g. "https://cloud-images.ubuntu.com/jammy/current/jammy-server-cloudimg-amd64.img"';
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return `uses ${parsed.protocol.slice(0, -1)}: Harvester downloads over http or https only`;
-  const host = /^[a-z][a-z0-9+.-]*:\/\/(?:[^@/?#]*@)?(\[[^\]]*\]|[^/:?#]*)/i.exec(url)?.[1] ?? '';
+  const host = /^[a-z][a-z0-9+.-]*:\/\/(?:[^/?#]*@)?(\[[^\]]*\]|[^/:?#]*)/i.exec(url)?.[1] ?? '';
   if (!host) return 'has no host: write it as http(s)://host/path';
   if (!/^\[[0-9A-Fa-f:.]+\]$/.test(host) && !/^[A-Za-z0-9.-]+$/.test(host)) return `has host ${JSON.stringify(host)}, which is not a host name (Harvester's webhook refuses it: "invalid character … in host name")`;
   return undefined;

@@ -27,6 +27,9 @@ describe('HarvesterImage validate: urls and labels', () => {
   it('a URL with user info names the host after the "@"', () => {
     assert.equal(urlProblem('https://user@example.com/x.img'), undefined);
     assert.equal(urlProblem('https://user:secret@example.com:8443/x.img'), undefined);
+    // Go's url.Parse splits the user info at the last "@" of the authority, and allows "@" inside it.
+    assert.equal(urlProblem('https://a@b@example.com/x.img'), undefined);
+    assert.match(urlProblem('https://a@b@exa_mple.com/x.img') ?? '', /^has host "exa_mple.com"/);
   });
 
   it('a URL the WHATWG parser repairs but Go reads without a host is refused for its host', () => {
