@@ -68,6 +68,9 @@ describe('HarvesterImage cluster reads', () => {
     const classes = [HARVESTER_LONGHORN, storageClass('fast', { parameters: { numberOfReplicas: '2' } }), storageClass('lh-1', { parameters: { backingImage: 'default-img-abc' } })];
     assert.deepEqual(await clusterFailures(fakeClient({ classes }), inputs({ storageClass: 'fast' })), []);
     assert.deepEqual((await clusterFailures(fakeClient({ classes }), inputs({ storageClass: 'lh-1' }))).map((f) => f.property), ['storageClass']);
+    // Harvester's mutator looks for backingImage only on Longhorn's classes: another driver's parameter is its own.
+    const other = storageClass('other', { provisioner: 'other.csi.example.com', parameters: { backingImage: 'x' } });
+    assert.deepEqual(await clusterFailures(fakeClient({ classes: [...classes, other] }), inputs({ storageClass: 'other' })), []);
   });
 
   it('check: no default StorageClass and none named is refused, naming the way out', async () => {
