@@ -6,33 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { PROGRESS_INTERVAL_ENV, ProgressPrinter } from '../../../../provider/host/progress';
-
-/** A printer on a manual clock: `advance` runs the held-back prints that fall due. */
-function manual(options: { intervalMs?: number } = {}) {
-  const lines: string[] = [];
-  let now = 0;
-  const timers: { at: number; run: () => void; cancelled: boolean }[] = [];
-  const delays: number[] = [];
-  const p = new ProgressPrinter({
-    write: (line) => lines.push(line),
-    ...('intervalMs' in options ? { intervalMs: options.intervalMs } : {}),
-    now: () => now,
-    schedule: (run, ms) => {
-      delays.push(ms);
-      const timer = { at: now + ms, run, cancelled: false };
-      timers.push(timer);
-      return () => (timer.cancelled = true);
-    },
-  });
-  const advance = (ms: number) => {
-    now += ms;
-    for (const t of timers.filter((x) => !x.cancelled && x.at <= now)) {
-      t.cancelled = true;
-      t.run();
-    }
-  };
-  return { p, lines, advance, delays };
-}
+import { manualPrinter as manual } from './manual-printer';
 
 describe('provider/host: progress lines, edges', () => {
   const savedInterval = process.env[PROGRESS_INTERVAL_ENV];

@@ -6,31 +6,10 @@
 import assert from 'node:assert/strict';
 import { clearRegisteredSecrets, registerSecret } from '../../../../provider/client/redact';
 import { progressFor, progressObject } from '../../../../provider/core/progress';
-import { ProgressPrinter, formatProgressLine, parseProgressLine } from '../../../../provider/host/progress';
+import { formatProgressLine, parseProgressLine } from '../../../../provider/host/progress';
+import { manualPrinter } from './manual-printer';
 
-function printer() {
-  const lines: string[] = [];
-  let now = 0;
-  const timers: { at: number; run: () => void; cancelled: boolean }[] = [];
-  const p = new ProgressPrinter({
-    write: (line) => lines.push(line),
-    intervalMs: 10_000,
-    now: () => now,
-    schedule: (run, ms) => {
-      const timer = { at: now + ms, run, cancelled: false };
-      timers.push(timer);
-      return () => (timer.cancelled = true);
-    },
-  });
-  const advance = (ms: number) => {
-    now += ms;
-    for (const t of timers.filter((x) => !x.cancelled && x.at <= now)) {
-      t.cancelled = true;
-      t.run();
-    }
-  };
-  return { p, lines, advance };
-}
+const printer = () => manualPrinter({ intervalMs: 10_000 });
 
 describe('provider host: progress lines', () => {
   afterEach(() => clearRegisteredSecrets());
