@@ -1,7 +1,7 @@
 /**
  * Two `up`s of the same stack at once (a CI double trigger): two dynamic-provider hosts create the same machine pool
- * concurrently. Whatever each reports, the cluster ends with exactly one pool of the asked size (no duplicate VM,
- * Secret or volume), and a second run converges it. And a person's edit of a managed VM is never overwritten
+ * concurrently. Both succeed, and the cluster ends with exactly one pool of the asked size (no duplicate VM, Secret
+ * or volume), which a refresh finds without drift. And a person's edit of a managed VM is never overwritten
  * blindly: a refresh shows it as drift, and only the next up rolls it back. (Edits racing a write are 409s that the
  * client re-reads, never forces: test/integration/client-faults.test.ts.)
  */
@@ -27,13 +27,14 @@ describe('chaos: concurrent runs and a person editing during a run', function ()
     };
   };
 
-  it('two creates of one pool at once leave one pool of the asked size, and the next run converges', async () => {
+  it('two creates of one pool at once both succeed with one pool of the asked size, which a refresh finds without drift', async () => {
     const urn = h.urn('HarvesterMachinePool', 'twice');
     const inputs = h.poolInputs('twice', text, { count: 3 });
     const [a, b] = [await h.newHost(), await h.newHost()];
     const [ca, cb] = [await a.check(urn, {}, inputs), await b.check(urn, {}, inputs)];
     const results = await Promise.allSettled([a.create(urn, ca.inputs), b.create(urn, cb.inputs)]);
-    assert.ok(results.some((r) => r.status === 'fulfilled'), JSON.stringify(results.map((r) => (r.status === 'rejected' ? String(r.reason) : 'ok'))));
+    // Both succeed: a VM the other host made a moment ago is ours but for its random claim names (apply.ts ourConcurrentMachine).
+    assert.deepEqual(results.map((r) => (r.status === 'rejected' ? String(r.reason) : 'ok')), ['ok', 'ok']);
     assert.deepEqual(await objects('twice'), { vms: 3, secrets: 3, pvcs: 3 });
     const winner = results.find((r) => r.status === 'fulfilled') as PromiseFulfilledResult<{ id: string; properties: Record<string, unknown> }>;
     const refreshed = await a.read(urn, winner.value.id, winner.value.properties);

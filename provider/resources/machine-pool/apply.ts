@@ -18,6 +18,7 @@ import type { Secret, VirtualMachine, VirtualMachineInstance } from '../../clien
 import { waitFor } from '../../await/awaiter';
 import type { Clock } from '../../await/clock';
 import { WaitTimeoutError } from '../../await/errors';
+import { AlreadyExistsError } from '../../client/errors';
 import { mapLimit } from '../../core/concurrency';
 import type { DesiredMachine, DesiredPool } from './desired';
 import { readyTimeout } from './errors';
@@ -25,6 +26,7 @@ import { HARVESTER_ANNOTATIONS, poolOwner } from './labels';
 import type { PlanStep } from './plan';
 import { readinessOf, poolReadiness } from './ready';
 import { withoutCloudInitData } from './cloud-init-secret';
+import { claimNamesOf } from './read-back';
 import { listPoolObjects, observationOf, observePool, type PoolObservation } from './observe';
 import { awaitGuestReady, leaveGuest, type GuestWaitOptions } from './guest-nodes';
 import { computeCapacity, fit, ineligibility, readCapacity, type FitPlan } from '../../capacity';
@@ -54,6 +56,8 @@ export interface ApplyOptions {
   guest?: () => Promise<HarvesterClient>;
   /** Stop a readiness wait as soon as a VM cannot be placed (unschedulable.ts); unset: wait out the timeout. */
   placement?: PlacementCheck;
+  /** The machine again on other volume claim names (DesiredPool.build): lets a create take our VM made concurrently. */
+  rebuild?: (machine: DesiredMachine, claimNames: string[]) => DesiredMachine;
 }
 
 /** What the readiness wait needs to tell a VM no host can take (unschedulable.ts) and to say why. */
@@ -167,7 +171,11 @@ async function createMachine(machine: DesiredMachine, o: ApplyOptions): Promise<
   const secret = await o.client.secrets.create(machine.secret, { owner });
   let vm: VirtualMachine;
   try {
-    vm = await o.client.virtualMachines.create(machine.vm, { owner });
+    vm = await o.client.virtualMachines.create(machine.vm, { owner }).catch(async (err: unknown) => {
+      const ours = err instanceof AlreadyExistsError ? await ourConcurrentMachine(machine, o) : undefined;
+      if (!ours) throw err;
+      return ours;
+    });
   } catch (err) {
     await removeUnusedSecret(machine, o).catch(() => undefined);
     throw err;
@@ -176,6 +184,20 @@ async function createMachine(machine: DesiredMachine, o: ApplyOptions): Promise<
   if (!(secret.metadata.ownerReferences ?? []).some((r) => r.uid === ref.uid)) {
     await o.client.secrets.mergePatch(secret.metadata.name as string, { metadata: { ownerReferences: [ref] } }, { namespace: ns, owner });
   }
+}
+
+/**
+ * The VM another create of this same pool made between our observation and our create (two hosts running one
+ * resource's create at once), when it is the machine we wanted but for its volume claim names, which are random per
+ * VM incarnation (desired.ts): taken as ours, as the client takes an equal object of ours. The create is asked again
+ * with the live VM's claim names, so anything else that differs is still refused with the path that differs.
+ */
+async function ourConcurrentMachine(machine: DesiredMachine, o: ApplyOptions): Promise<VirtualMachine | undefined> {
+  const live = o.rebuild ? await o.client.virtualMachines.get(machine.name, o.desired.identity.namespace) : undefined;
+  if (!live || !o.rebuild || live.metadata.deletionTimestamp) return undefined;
+  const claims = claimNamesOf(live);
+  if (claims.length !== machine.claimNames.length || claims.every((c, i) => c === machine.claimNames[i])) return undefined;
+  return o.client.virtualMachines.create(o.rebuild(machine, claims).vm, { owner: poolOwner(o.desired.identity) });
 }
 
 /** Deletes a machine's cloud-init Secret when no VM of that name exists (createMachine says why). */

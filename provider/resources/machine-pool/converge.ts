@@ -15,7 +15,7 @@ import { timeoutMs } from '../../core/timeouts';
 import { WRITE_PARALLELISM, applyAndObserve, awaitGone, deleteMachine, deleteVolumes, type ApplyOptions, type PoolTarget } from './apply';
 import { guestAgentIn } from './cloud-config';
 import { checkAgainstCluster } from './cluster-checks';
-import { desiredVirtualMachines, suffixFrom, type DesiredPool } from './desired';
+import { desiredVirtualMachines, isInitMachine, suffixFrom, type DesiredPool } from './desired';
 import { poolOwner, poolSelector, type PoolIdentity } from './labels';
 import type { MachinePoolInputs } from './model';
 import { plannedNameConflicts } from './name-conflicts';
@@ -91,6 +91,7 @@ export async function convergePool(
     onProgress: ctx.progress,
     guest: inputs.guestKubeconfig === undefined ? undefined : once(() => ctx.connect({ kubeconfig: inputs.guestKubeconfig })),
     // capacityCheck "off" waits out the timeout as before: the user expects room the check cannot see (hosts joining).
+    rebuild: (machine, claimNames) => desired.build(machine.index, machine.zone, claimNames, isInitMachine(machine.vm)),
     placement: inputs.capacityCheck === 'off' ? undefined : { released: new Set(), fitBase: fitBaseOf(inputs, checked.clusterNetworks), zoned: inputs.zones.length > 0 },
   };
   // The outputs and, with volumeDeletion "delete", the disks of VMs deleted out of band (nothing named them for
