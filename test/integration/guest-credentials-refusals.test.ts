@@ -10,7 +10,7 @@ import { HarvesterClient } from '../../provider/client/harvester-client';
 import type { KubeObject } from '../../provider/client/objects';
 import { createGuestClusterCredentialsProvider } from '../../provider/resources/guest-cluster-credentials/handlers';
 import type { GuestClusterCredentialsOutputs } from '../../provider/resources/guest-cluster-credentials/model';
-import { startTestEmulator, type TestEmulator } from '../support/emulator-harness';
+import { eventually, startTestEmulator, type TestEmulator } from '../support/emulator-harness';
 import { acceptanceMode } from '../support/target';
 import { fastConnect } from '../support/fast-connect';
 
@@ -90,6 +90,26 @@ describe('GuestClusterCredentials refusals and timeouts: what the user reads', f
       t.emulator.faults.remove(rule);
     }
     await creds.delete(`${NS}/gc-w`, { ...args('gc-w'), serviceAccountName: 'gc-w' });
+  });
+
+  it('a token Secret replaced by someone during the token wait is never taken for ours: the wait says so and times out', async () => {
+    // The wait's list is held back, so the replacement lands between our create and the wait's first look.
+    const [rule] = t.emulator.faults.add({ match: { verb: ['list', 'watch'], resource: 'secrets', namespace: NS }, action: { type: 'latency', ms: 1500 } });
+    const create = failed(creds.create({ ...args('gc-x', { timeouts: { create: '3s' } }), serviceAccountName: 'gc-x' }));
+    try {
+      await eventually(async () => (await admin.secrets.get('gc-x-token', NS)) !== undefined, 'our token Secret created', 10_000);
+      const ours = (await admin.secrets.get('gc-x-token', NS))!;
+      await admin.secrets.delete('gc-x-token', { namespace: NS });
+      const { uid: _uid, resourceVersion: _rv, creationTimestamp: _at, ...metadata } = ours.metadata;
+      await admin.secrets.create({ ...ours, metadata, data: { token: Buffer.from('someone-elses').toString('base64'), 'ca.crt': Buffer.from('ca').toString('base64') } } as never);
+    } finally {
+      t.emulator.faults.remove(rule);
+    }
+    const message = await create;
+    assert.match(message, new RegExp(`Timed out after 3s waiting for Secret ${NS}/gc-x-token to hold a token and ca\\.crt\\. Last seen: the Secret was replaced\\. Still pending: token\\.`));
+    assert.ok(!message.includes('someone-elses') && !message.includes(Buffer.from('someone-elses').toString('base64')), 'the token is never quoted');
+    await admin.secrets.delete('gc-x-token', { namespace: NS });
+    await creds.delete(`${NS}/gc-x`, { ...args('gc-x'), serviceAccountName: 'gc-x' });
   });
 
   it('destroy held by a finalizer times out naming the object awaited and timeouts.delete', async () => {
