@@ -44,15 +44,18 @@ function fields(wire: Buffer) {
     offset += 4 + length;
     return field;
   };
-  const unsigned = (): bigint => {
+  /** An mpint (RFC 4251 §5): two's complement, so a first byte from 0x80 makes it negative, as Go's parser reads it. */
+  const integer = (): bigint => {
     const f = next();
-    if (f.length && f[0] >= 0x80) return -1n;
-    return f.length ? BigInt(`0x${f.toString('hex')}`) : 0n;
+    if (!f.length) return 0n;
+    const magnitude = BigInt(`0x${f.toString('hex')}`);
+    return f[0] >= 0x80 ? magnitude - (1n << BigInt(8 * f.length)) : magnitude;
   };
-  return { next, unsigned, done: () => offset === wire.length };
+  return { next, integer, done: () => offset === wire.length };
 }
 
-const bits = (n: bigint) => (n <= 0n ? 0 : n.toString(2).length);
+/** The length in bits of |n|, as Go's big.Int BitLen counts it (0 for 0): the size checks judge a negative number by it too. */
+const bits = (n: bigint) => (n === 0n ? 0 : (n < 0n ? -n : n).toString(2).length);
 
 function checkPoint(curve: string, point: Buffer): void {
   const c = CURVE_BYTES[curve];
@@ -71,12 +74,12 @@ function checkWire(declared: string, wire: Buffer): void {
   const type = r.next().toString('latin1');
   if (type !== declared) throw new Error(`the line says ${declared} but the key data is ${type || 'of no type'}`);
   if (type === 'ssh-rsa') {
-    const e = r.unsigned();
-    const n = r.unsigned();
+    const e = r.integer();
+    const n = r.integer();
     if (e < 3n || e % 2n === 0n || e >= 2n ** 24n) throw new Error('the RSA public exponent is not an odd number from 3 to 2^24');
     if (bits(n) > 16384) throw new Error('the RSA modulus is longer than 16384 bits');
   } else if (type === 'ssh-dss') {
-    const p = bits(r.unsigned());
+    const p = bits(r.integer());
     r.next();
     r.next();
     r.next();

@@ -76,6 +76,12 @@ describe('HarvesterKeyPair public key: the key data, field by field', () => {
       accepted(keyLine('ssh-rsa', rsaWire([1, 0, 1], Buffer.concat([Buffer.from([0]), Buffer.alloc(2048, 0xff)]))));
       assert.equal(refusal(keyLine('ssh-rsa', rsaWire([1, 0, 1], Buffer.concat([Buffer.from([0, 1]), Buffer.alloc(2048, 0xff)])))), `${NO_KEY}the RSA modulus is longer than 16384 bits`);
     });
+
+    it('judges a negative modulus (its top bit set) by its size as Go does: one of 16392 bits is refused, -1 is taken', () => {
+      // 0x80 then 2048 zero bytes is -2^16391 in two's complement: 16392 bits long.
+      assert.equal(refusal(keyLine('ssh-rsa', rsaWire([1, 0, 1], Buffer.concat([Buffer.from([0x80]), Buffer.alloc(2048, 0)])))), `${NO_KEY}the RSA modulus is longer than 16384 bits`);
+      accepted(keyLine('ssh-rsa', rsaWire([1, 0, 1], Buffer.alloc(2048, 0xff))));
+    });
   });
 
   describe('ssh-dss', () => {
