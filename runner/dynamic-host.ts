@@ -88,9 +88,14 @@ export class DynamicHost {
       if (stderr.length > 50) stderr.shift();
       options.onLog?.(line);
     });
+    // A host that does not start as it should is ended: it must not outlive the error (nor keep the runner alive).
     const port = await new Promise<number>((resolve, reject) => {
+      const fail = (message: string) => {
+        child.kill('SIGKILL');
+        reject(new Error(`${message}:\n${stderr.join('\n')}`));
+      };
       const lines = createInterface({ input: child.stdout! });
-      const timer = setTimeout(() => reject(new Error(`the dynamic-provider host printed no port within 30 s:\n${stderr.join('\n')}`)), 30_000);
+      const timer = setTimeout(() => fail('the dynamic-provider host printed no port within 30 s'), 30_000);
       let portRead = false;
       lines.on('line', (line) => {
         if (portRead) return options.onOutput?.(line);
@@ -98,9 +103,10 @@ export class DynamicHost {
         clearTimeout(timer);
         const port = Number(line.trim());
         if (Number.isInteger(port) && port > 0) resolve(port);
-        else reject(new Error(`the dynamic-provider host printed "${line}" instead of its port:\n${stderr.join('\n')}`));
+        else fail(`the dynamic-provider host printed "${line}" instead of its port`);
       });
-      child.once('exit', (code) => {
+      // 'close', not 'exit': by then its standard error has been read to the end, so the message holds its last words.
+      child.once('close', (code) => {
         clearTimeout(timer);
         reject(new Error(`the dynamic-provider host exited (code ${code}) before printing its port:\n${stderr.join('\n')}`));
       });
