@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import { main, processIO } from '../../../runner/cli';
 import { runCommand, type CliIO } from '../../../runner/commands';
 import { COMMANDS } from '../../../runner/args';
@@ -70,6 +71,27 @@ describe('runner commands without a program', () => {
     assert.equal(run.stderr, `error: config set token: give VALUE, or pipe it in (the runner never prompts): npx harvester-iac-run config set --cwd ${dir} --stack prod --state st --secret token < FILE\n`);
     const plain = await cli(['config', 'set', 'token']);
     assert.equal(plain.stderr, `error: config set token: give VALUE, or pipe it in (the runner never prompts): npx harvester-iac-run config set --cwd ${dir} token < FILE\n`);
+  });
+
+  it('a piped value keeps its inner line breaks; only the one ending it is dropped', async () => {
+    assert.equal((await cli(['config', 'set', 'motd'], 'line 1\nline 2\n')).code, 0);
+    assert.equal((await cli(['config', 'get', 'motd'])).stdout, 'line 1\nline 2\n');
+    assert.deepEqual(JSON.parse((await cli(['config', 'get', 'motd', '--json'])).stdout), { value: 'line 1\nline 2', secret: false });
+  });
+
+  it('the hints name only the flags given: in the folder itself, no --cwd; the refusal is config set\'s', async () => {
+    const here = process.cwd();
+    process.chdir(dir);
+    try {
+      const io: CliIO = { out: () => undefined, err: () => undefined, readStdin: async () => undefined };
+      await assert.rejects(runCommand({ command: COMMANDS.find((c) => c.name === 'config set'), args: ['token'], flags: {} }, io), {
+        name: 'UsageError',
+        command: 'config set',
+        message: 'config set token: give VALUE, or pipe it in (the runner never prompts): npx harvester-iac-run config set token < FILE',
+      });
+    } finally {
+      process.chdir(here);
+    }
   });
 
   it('config lists the keys aligned, the project\'s without namespace, secrets hidden unless --show-secrets; --json too', async () => {
@@ -168,5 +190,15 @@ describe('runner cli: the process IO', () => {
       process.stdin.isTTY = tty;
     }
     assert.deepEqual(written, [['out', 'to stdout'], ['err', 'to stderr']]);
+  });
+
+  it('reads all of a piped standard input as text', async () => {
+    const stdin = Object.getOwnPropertyDescriptor(process, 'stdin')!;
+    Object.defineProperty(process, 'stdin', { configurable: true, value: Readable.from([Buffer.from('token: '), Buffer.from('abc\n')]) });
+    try {
+      assert.equal(await processIO().readStdin(), 'token: abc\n');
+    } finally {
+      Object.defineProperty(process, 'stdin', stdin);
+    }
   });
 });

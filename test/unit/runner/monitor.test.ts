@@ -39,27 +39,47 @@ describe('runner monitor', () => {
       seen.logs.push([severity, message, urn, ephemeral]);
     },
   };
-  let server: MonitorServer;
+  let server: MonitorServer | undefined;
   let monitor: any;
   let engine: any;
-  before(async () => {
+  /**
+   * Each test starts its own server inside its `it` (never in a `before` hook): Stryker credits what a hook runs to
+   * the test before it, and would then run only that one test against a mutant of MonitorServer.start.
+   */
+  async function open(): Promise<MonitorServer> {
     server = await MonitorServer.start(handler);
     monitor = new ResourceMonitorClient(server.address, grpc.credentials.createInsecure());
     engine = new EngineClient(server.address, grpc.credentials.createInsecure());
-  });
-  after(async () => {
-    monitor.close();
-    engine.close();
-    await server.stop();
+    return server;
+  }
+  afterEach(async () => {
+    monitor?.close();
+    engine?.close();
+    await server?.stop();
+    server = monitor = engine = undefined;
   });
   beforeEach(() => {
     failNext = undefined;
     for (const list of Object.values(seen)) list.length = 0;
   });
 
-  it('listens on a loopback port', () => assert.match(server.address, /^127\.0\.0\.1:\d+$/));
+  it('listens on a loopback port; stop closes it', async () => {
+    const started = await open();
+    assert.match(started.address, /^127\.0\.0\.1:\d+$/);
+    const feature = new resproto.SupportsFeatureRequest();
+    feature.setId('secrets');
+    assert.equal((await call<any>(monitor, 'supportsFeature', feature)).getHassupport(), true);
+    await started.stop();
+    const late = new ResourceMonitorClient(started.address, grpc.credentials.createInsecure());
+    try {
+      await assert.rejects(call(late, 'supportsFeature', feature), (err: any) => err.code === grpc.status.UNAVAILABLE);
+    } finally {
+      late.close();
+    }
+  });
 
   it('supports the secrets feature only', async () => {
+    await open();
     for (const [id, expected] of [['secrets', true], ['resourceReferences', false], ['outputValues', false]] as const) {
       const req = new resproto.SupportsFeatureRequest();
       req.setId(id);
@@ -68,6 +88,7 @@ describe('runner monitor', () => {
   });
 
   it('registerResource: every field handed over as plain data, the answer back, FAIL for a failed step', async () => {
+    await open();
     const req = new resproto.RegisterResourceRequest();
     req.setType('pulumi-nodejs:dynamic/test:Widget');
     req.setName('a');
@@ -92,6 +113,7 @@ describe('runner monitor', () => {
   });
 
   it('a handler error reaches the SDK as UNKNOWN with its message (a non-Error as text)', async () => {
+    await open();
     failNext = new Error('refused: no import');
     await assert.rejects(call(monitor, 'registerResource', new resproto.RegisterResourceRequest()), (err: any) => err.code === grpc.status.UNKNOWN && err.details === 'refused: no import');
     failNext = 'plain text';
@@ -102,6 +124,7 @@ describe('runner monitor', () => {
   });
 
   it('readResource: its fields handed over, the properties answered', async () => {
+    await open();
     const req = new resproto.ReadResourceRequest();
     req.setType('t');
     req.setName('r');
@@ -117,6 +140,7 @@ describe('runner monitor', () => {
   });
 
   it('registerResourceOutputs: the URN and the outputs ({} when none)', async () => {
+    await open();
     const req = new resproto.RegisterResourceOutputsRequest();
     req.setUrn('urn:stack');
     req.setOutputs(structproto.Struct.fromJavaScript({ ip: '10.0.0.1' }));
@@ -128,6 +152,7 @@ describe('runner monitor', () => {
   });
 
   it('log: each severity by name (an unknown one as info), message, URN and ephemeral', async () => {
+    await open();
     for (const severity of [0, 1, 2, 3, 9]) {
       const req = new engineproto.LogRequest();
       req.setSeverity(severity);
@@ -146,6 +171,7 @@ describe('runner monitor', () => {
   });
 
   it('the root resource: empty until set, then what was set', async () => {
+    await open();
     assert.equal((await call<any>(engine, 'getRootResource', new engineproto.GetRootResourceRequest())).getUrn(), '');
     const set = new engineproto.SetRootResourceRequest();
     set.setUrn('urn:pulumi:dev::proj::pulumi:pulumi:Stack::proj-dev');

@@ -82,6 +82,17 @@ describe('runner refresh', () => {
     assert.ok(full.lines.includes(`~ note: "" => "${long}"`), full.lines.join('\n'));
   });
 
+  it('drift seen only in the inputs: a secret input compared, never printed; a long one cut unless --diff', async () => {
+    const host = new FakeHost();
+    const long = 'y'.repeat(150);
+    const r = resource('a', { inputs: { name: 'a', pw: 'old-password', note: '' }, secretKeys: ['pw'] });
+    host.read = async (_u, id) => ({ id, properties: r.outputs, inputs: { name: 'a', pw: 'new-password', note: long } });
+    const cut = await refresh(host, [{ ...r }]);
+    assert.deepEqual(cut.lines, ['~ test:Widget a refreshed (the cluster differs)', `~ note: "" => ${JSON.stringify(long).slice(0, 99)}…`, '~ pw: [secret] => [secret]']);
+    const full = await refresh(host, [{ ...r }], { full: true });
+    assert.deepEqual(full.lines, ['~ test:Widget a refreshed (the cluster differs)', `~ note: "" => "${long}"`, '~ pw: [secret] => [secret]']);
+  });
+
   it('a resource gone from the cluster leaves the state, counted and shown as deleted', async () => {
     const host = new FakeHost();
     host.read = async (_u, id) => (id === 'id-b' ? { id: '', properties: {} } : { id, properties: { name: 'a', size: 1, ip: '10.0.0.1' } });

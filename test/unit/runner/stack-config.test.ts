@@ -95,6 +95,34 @@ describe('runner stack config: the file', () => {
     assert.match(readFileSync(file().path, 'utf8'), /^other: 1\nconfig:\n {2}p:a: "1"\n$/);
   });
 
+  it('set into a file whose `config:` holds nothing makes it a block map', () => {
+    for (const text of ['config:\n', 'config: null\n', 'config: ~\n']) {
+      write(text);
+      file().set('p:a', '1', false);
+      file().set('p:b', 'two', false);
+      assert.equal(readFileSync(file().path, 'utf8'), 'config:\n  p:a: "1"\n  p:b: two\n', JSON.stringify(text));
+    }
+  });
+
+  it('get of a plain value opens no secret: a value sealed elsewhere (the CLI\'s `v1:`) beside it is no obstacle', () => {
+    write('config:\n  harvester:kubeconfig:\n    secure: v1:AAAA\n  p:region: eu\n');
+    assert.deepEqual(file().get('p:region'), { key: 'p:region', value: 'eu', secret: false });
+    assert.equal(existsSync(join(dir, '.state')), false, 'no key file looked for or made');
+  });
+
+  it('a long value with blanks stays on one line; the file is 0644 whatever the umask', () => {
+    const words = 'word '.repeat(40).trim();
+    const umask = process.umask(0o000);
+    try {
+      file().set('p:motd', words, false);
+    } finally {
+      process.umask(umask);
+    }
+    assert.equal(readFileSync(file().path, 'utf8').split('\n').filter((l) => l.includes('word')).length, 1);
+    assert.equal(file().get('p:motd')?.value, words);
+    assert.equal(statSync(file().path).mode & 0o777, 0o644);
+  });
+
   it('keeps comments, order and other keys when a value is set or removed', () => {
     write('# my notes\nconfig:\n  p:b: 2 # why b\n  p:a: 1\nencryptionsalt: x\n');
     file().set('p:c', '3', false);

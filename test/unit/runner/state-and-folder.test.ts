@@ -101,6 +101,21 @@ describe('runner program folder', () => {
     assert.equal(programFolder(dir).project, basename(dir));
   });
 
+  it('a Pulumi.yaml that is not a map is as good as none: Pulumi.yml is read next', () => {
+    file('Pulumi.yml', 'name: from-yml\n');
+    for (const text of ['just-a-word\n', '- a\n', '42\n', '']) {
+      file('Pulumi.yaml', text);
+      assert.equal(programFolder(dir).project, 'from-yml', JSON.stringify(text));
+    }
+  });
+
+  it('a program folder whose name ends in .ts is not TypeScript: its entry, index.js, decides', () => {
+    const folder = join(dir, 'app.ts');
+    mkdirSync(folder);
+    writeFileSync(join(folder, 'index.js'), '');
+    assert.deepEqual(programFolder(dir, { program: 'app.ts' }), { project: basename(dir), program: folder, typescript: false });
+  });
+
   it('program: --program, else Pulumi.yaml main, relative to the folder; else the folder itself', () => {
     assert.equal(programFolder(dir).program, dir);
     file('Pulumi.yaml', 'name: p\nmain: bin/ \n');

@@ -1,12 +1,17 @@
+/**
+ * The runner's pure helpers in process (moved from test/runner/, which starts programs and hosts, so that the unit-only
+ * mutation run reaches them): the display of changes, steps, outputs, diagnostics and the summary; secret wrapping,
+ * sealing and the state file; the refresh's parallelism limit; the host error's shape.
+ */
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Display, formatValue, propertyChanges } from '../../runner/display';
-import { UNKNOWN_VALUE } from '../../runner/dynamic-host';
-import { limited } from '../../runner/refresh';
-import { SecretBox, secretValue, unwrapSecrets, wrapSecrets } from '../../runner/secrets';
-import { StateStore } from '../../runner/state';
+import { Display, formatValue, propertyChanges } from '../../../runner/display';
+import { DynamicHostError, UNKNOWN_VALUE } from '../../../runner/dynamic-host';
+import { limited } from '../../../runner/refresh';
+import { SecretBox, secretValue, unwrapSecrets, wrapSecrets } from '../../../runner/secrets';
+import { StateStore } from '../../../runner/state';
 
 describe('local runner: display', () => {
   it('shows changes down to the leaf that changed, with its path', () => {
@@ -46,6 +51,21 @@ describe('local runner: display', () => {
     assert.equal(summary.length, 21);
     assert.equal(summary[20], '… and 5 more (--diff shows all)');
     assert.equal(propertyChanges(olds, news, { full: true }).length, 25);
+  });
+  it('cuts at the limit only what is longer: a value of exactly 100 characters, and exactly 20 lines, are shown whole', () => {
+    const exact = 'x'.repeat(98);
+    assert.equal(formatValue(exact, false, 100), JSON.stringify(exact), '100 characters with its quotes');
+    assert.equal(formatValue(`${exact}y`, false, 100), `"${exact}…`);
+    const olds = Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`k${String(i).padStart(2, '0')}`, i]));
+    const news = Object.fromEntries(Object.entries(olds).map(([k, v]) => [k, v + 1]));
+    const lines = propertyChanges(olds, news);
+    assert.equal(lines.length, 20);
+    assert.equal(lines[19], '~ k19: 19 => 20');
+  });
+
+  it('a null that becomes an object (or back) is one change of the whole value, not walked into', () => {
+    assert.deepEqual(propertyChanges({ spec: null }, { spec: { a: 1 } }), ['~ spec: null => {"a":1}']);
+    assert.deepEqual(propertyChanges({ spec: { a: 1 } }, { spec: null }), ['~ spec: {"a":1} => null']);
   });
 });
 
@@ -122,6 +142,16 @@ describe('local runner: secrets and state', () => {
     assert.deepEqual(plain, { userData: 's3cr3t', nested: { a: [1] }, count: 3 });
     assert.deepEqual(secretKeys, ['nested', 'userData']);
     assert.deepEqual(wrapSecrets(plain, ['userData']).userData, secretValue('s3cr3t'));
+  });
+
+  it('unwrapSecrets keeps a property holding undefined or null as it is, and reports no secret for it', () => {
+    assert.deepEqual(unwrapSecrets({ gone: undefined, none: null, n: 0 }), { plain: { gone: undefined, none: null, n: 0 }, secretKeys: [] });
+  });
+
+  it('a host error names itself and is not a timeout unless it says so', () => {
+    const err = new DynamicHostError('create', 'create failed: refused');
+    assert.deepEqual([err.name, err.message, err.operation, err.timedOut, err.initFailure, String(err)], ['DynamicHostError', 'create failed: refused', 'create', false, undefined, 'DynamicHostError: create failed: refused']);
+    assert.equal(new DynamicHostError('delete', 'no answer', undefined, true).timedOut, true);
   });
 
   it('seals secret properties in the state file, opens them on load, and keeps the key file private', () => {
