@@ -9,6 +9,6 @@ const base = createRequire(import.meta.url)('./stryker.config.json');
 export default {
   ...base,
   mutate: ['runner/**/*.ts', '!**/*.d.ts'],
-  mochaOptions: { ...base.mochaOptions, spec: ['dist/test/unit/**/*.test.js', 'dist/test/runner/**/*.test.js', 'dist/test/engine/dynamic-host-driver.test.js'] },
+  mochaOptions: { ...base.mochaOptions, spec: ['dist/test/unit/**/*.test.js', 'dist/test/runner/**/*.test.js', 'dist/test/engine/dynamic-host-driver.test.js', 'dist/test/engine/runner-operations.test.js'] },
   incrementalFile: 'reports/stryker-incremental-runner.json',
 };

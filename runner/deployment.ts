@@ -20,7 +20,8 @@ import type { ResourceState, StackState, StateStore } from './state';
 type Raw = Record<string, unknown>;
 
 const STACK_TYPE = 'pulumi:pulumi:Stack';
-const DYNAMIC_PREFIX = 'pulumi-nodejs:dynamic/';
+/** A dynamic resource's type: `pulumi-nodejs:dynamic:Resource`, or `pulumi-nodejs:dynamic/<module>:<type>` when named. */
+const DYNAMIC_TYPE = /^pulumi-nodejs:dynamic(\/[^:]+)?:[^:]+$/;
 
 /**
  * How the SDK names a registration that failed in the errors it raises (@pulumi/pulumi runtime/resource.js): the
@@ -173,7 +174,7 @@ export class Deployment implements MonitorHandler {
     this.registered.add(urn);
     if (reg.type === STACK_TYPE) this.stackUrn = urn;
     if (!reg.custom) return { urn, id: '', object: {} };
-    if (!reg.type.startsWith(DYNAMIC_PREFIX)) {
+    if (!DYNAMIC_TYPE.test(reg.type)) {
       throw new Error(`${reg.type} ${reg.name}: the local runner drives dynamic-provider resources only; use the Pulumi CLI for provider packages`);
     }
     if (reg.importId) throw new Error(`${reg.name}: the import option is not supported by the local runner; use the Pulumi CLI (docs/guides/import-and-adoption.md)`);

@@ -1,0 +1,105 @@
+/**
+ * The runner's in-process engine entry point (runner/operations.ts runOperation) over a program with one dynamic
+ * resource needing no cluster (fixtures/echo-program.ts): what each operation returns (ok, changes, counts,
+ * outputs, errors) and prints (title, provider lines, summary, errors), in Pulumi's order. The program and the
+ * dynamic-provider host are real processes, so each run costs their start only; every run is inside its `it`
+ * (a mutation run credits what a hook runs to one test).
+ */
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runOperation, type OperationKind, type OperationOptions, type OperationResult } from '../../runner/operations';
+import { StateStore } from '../../runner/state';
+import { repoRoot } from '../../scripts/resource-docs';
+
+const PROGRAM = join(repoRoot(), 'dist', 'test', 'engine', 'fixtures', 'echo-program.js');
+
+describe('runner: operations over a program with no cluster', function () {
+  this.timeout(60_000);
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'runner-ops-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  /** One operation with this stack config (keys of project echo-fixture); the lines it printed. */
+  async function run(kind: OperationKind, config: Record<string, string> = {}, options: OperationOptions = {}, signal?: AbortSignal): Promise<OperationResult & { lines: string[] }> {
+    const lines: string[] = [];
+    const qualified = Object.fromEntries(Object.entries(config).map(([k, v]) => [`echo-fixture:${k}`, v]));
+    const result = await runOperation(kind, { program: PROGRAM, pwd: repoRoot(), project: 'echo-fixture', stack: 'dev', stateDir: dir, config: qualified, secretConfigKeys: [], sink: (l) => lines.push(l), signal }, options);
+    return { ...result, lines };
+  }
+  const resources = () => new StateStore(dir, 'dev').load('echo-fixture').resources.filter((r) => r.type !== 'pulumi:pulumi:Stack');
+
+  it('preview plans the create and writes nothing; up makes it with its output; the next preview plans nothing', async () => {
+    const preview = await run('preview');
+    assert.equal(preview.lines[0], 'Previewing update (echo-fixture/dev):');
+    assert.deepEqual([preview.ok, preview.changes, preview.errors], [true, 1, []]);
+    assert.equal(preview.counts.create, 1);
+    assert.equal(existsSync(join(dir, 'dev.json')) && resources().length > 0, false, 'a preview writes no resource to the state');
+    const up = await run('up');
+    assert.equal(up.lines[0], 'Updating (echo-fixture/dev):');
+    assert.deepEqual([up.ok, up.changes, up.counts.create, up.outputs], [true, 1, 1, { echoed: 'one' }]);
+    assert.ok(up.lines.includes('    echoed: "one"'), up.lines.join('\n'));
+    assert.deepEqual(resources().map((r) => r.id), ['echo-one']);
+    const again = await run('preview', {}, { expectNoChanges: true });
+    assert.deepEqual([again.ok, again.changes, again.errors], [true, 0, []]);
+  });
+
+  it('--expect-no-changes fails a preview that plans one change, and an up that makes one, saying how many', async () => {
+    await run('up');
+    const preview = await run('preview', { value: 'two' }, { expectNoChanges: true });
+    assert.deepEqual([preview.ok, preview.changes, preview.errors], [false, 1, ['--expect-no-changes: the preview has 1 change(s)']]);
+    assert.equal(preview.lines.at(-1), 'error: --expect-no-changes: the preview has 1 change(s)');
+    const up = await run('up', { value: 'two' }, { expectNoChanges: true });
+    assert.deepEqual([up.ok, up.changes, up.counts.update, up.errors], [false, 1, 1, ['--expect-no-changes: the up made 1 change(s)']]);
+    assert.deepEqual(resources().map((r) => r.outputs.value), ['two'], 'the up still made its change');
+  });
+
+  it('refresh reads every resource back, unchanged; destroy removes it and says what it did', async () => {
+    await run('up');
+    const refresh = await run('refresh');
+    assert.equal(refresh.lines[0], 'Refreshing (echo-fixture/dev):');
+    assert.deepEqual([refresh.ok, refresh.changes, refresh.counts], [true, 0, { same: 1 }], 'read back as it was: unchanged');
+    assert.deepEqual(refresh.lines.slice(-3), ['Resources:', '    1 unchanged', '']);
+    const destroy = await run('destroy');
+    assert.equal(destroy.lines[0], 'Destroying (echo-fixture/dev):');
+    assert.deepEqual([destroy.ok, destroy.changes, destroy.counts.delete], [true, 1, 1]);
+    assert.deepEqual(resources(), []);
+  });
+
+  it('a failed create: the resource named with its message, in the result and in the diagnostics; a partial one is recorded', async () => {
+    const failed = await run('up', { fail: 'quota' });
+    assert.equal(failed.ok, false);
+    assert.ok(failed.errors.some((e) => /thing: .*create refused: quota/.test(e)), failed.errors.join('\n'));
+    assert.ok(failed.lines.some((l) => l.includes('create refused: quota')), failed.lines.join('\n'));
+    assert.deepEqual(resources(), [], 'a failed create with nothing made records nothing');
+    const partial = await run('up', { partial: 'yes' });
+    assert.equal(partial.ok, false);
+    assert.deepEqual(resources().map((r) => r.id), ['half'], 'a partial failure is in the state, to refresh and destroy');
+  });
+
+  it('a program that exits non-zero with no failed resource: "the program exited with code N"', async () => {
+    const result = await run('up', { none: 'yes', exit: '3' });
+    assert.equal(result.ok, false);
+    assert.deepEqual(result.errors, ['the program exited with code 3']);
+    assert.equal(result.lines.at(-1), 'error: the program exited with code 3');
+  });
+
+  it('what the provider prints while it works is shown indented under the run', async () => {
+    const result = await run('up', { say: 'provider says hello' });
+    assert.equal(result.ok, true);
+    assert.ok(result.lines.some((l) => /^ {4,}.*provider says hello/.test(l)), result.lines.join('\n'));
+  });
+
+  it('an interrupted run stops the program and the host and says to refresh; the lock is released', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    const result = await run('up', {}, {}, controller.signal);
+    assert.equal(result.ok, false);
+    assert.equal(result.errors.at(-1), 'interrupted: the program and the provider host were stopped; run `refresh` to read back what the cluster has now');
+    const next = await run('preview');
+    assert.equal(next.ok, true, 'the stack is not left locked');
+  });
+});
