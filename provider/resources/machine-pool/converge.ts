@@ -90,8 +90,8 @@ export async function convergePool(
     parallelism,
     onProgress: ctx.progress,
     guest: inputs.guestKubeconfig === undefined ? undefined : once(() => ctx.connect({ kubeconfig: inputs.guestKubeconfig })),
-    // capacityCheck "off" waits out the timeout as before: the user expects room the check cannot see (hosts joining).
     rebuild: (machine, claimNames) => desired.build(machine.index, machine.zone, claimNames, isInitMachine(machine.vm)),
+    // capacityCheck "off" waits out the timeout as before: the user expects room the check cannot see (hosts joining).
     placement: inputs.capacityCheck === 'off' ? undefined : { released: new Set(), fitBase: fitBaseOf(inputs, checked.clusterNetworks), zoned: inputs.zones.length > 0 },
   };
   // The outputs and, with volumeDeletion "delete", the disks of VMs deleted out of band (nothing named them for
