@@ -11,6 +11,8 @@ import { ProviderError } from '../../../../provider/core/errors';
 import { diffOf, reconciledProvider } from '../../../../provider/core/reconciler/reconciler';
 import type { ManagedResource, ResourceContext } from '../../../../provider/core/reconciler/resource';
 import { UnreachableClusters } from '../../../../provider/core/unreachable';
+import { singleObject } from '../../../../provider/core/reconciler/single-object';
+import type { Timeouts } from '../../../../provider/core/timeouts';
 import { keyPairResource } from '../../../../provider/resources/key-pair/handlers';
 import type { KeyPairInputs, KeyPairOutputs } from '../../../../provider/resources/key-pair/model';
 import { keyPairSchema } from '../../../../provider/resources/key-pair/model';
@@ -113,5 +115,46 @@ describe('the reconciler: check, diff and apply at their edges (reconciler.ts, s
     assert.equal(calls.length, 1);
     assert.equal(calls[0][0], 'ops');
     assert.deepEqual(calls[0][2], { namespace: 'team', owner: keyPairResource.owner({ name: 'ops', namespace: 'team' }) });
+  });
+
+  it('says which timeout to raise when the old object of a remake outlasts it', async () => {
+    // The old key pair stays, held by a finalizer; the clock fires the wait's deadline (two minutes) and no other timer.
+    const stuck = { kind: 'KeyPair', metadata: { name: 'ops', namespace: 'team', deletionTimestamp: '2026-01-01T00:00:00Z', finalizers: ['example.com/hold'] } } as unknown as KeyPair;
+    const deleted: unknown[] = [];
+    const api = {
+      kind: { kind: 'KeyPair', namespaced: true },
+      describe: (name: string, namespace: string) => `KeyPair ${namespace}/${name}`,
+      namespaceFor: (namespace?: string) => namespace ?? 'default',
+      delete: async (...args: unknown[]) => void deleted.push(args),
+      list: async () => ({ items: [stuck], resourceVersion: '1' }),
+      watch: () => ({ stop: () => undefined }),
+    };
+    const clock = {
+      now: () => new Date(0),
+      setTimeout: (fn: () => void, ms: number) => (ms === 120_000 ? setImmediate(fn) : undefined),
+      clearTimeout: (timer: unknown) => (timer ? clearImmediate(timer as NodeJS.Immediate) : undefined),
+    };
+    const owner = keyPairResource.owner({ name: 'ops', namespace: 'team' });
+    type Inputs = KeyPairInputs & { timeouts: Timeouts };
+    const parts = singleObject<Inputs, KeyPairOutputs, KeyPair>(
+      {
+        api: () => api as never,
+        owner: () => owner,
+        desired: () => ({ metadata: { name: 'ops', namespace: 'team' } }) as KeyPair,
+        patch: () => undefined,
+        remake: () => true,
+        ready: () => ({ done: true, description: 'validated' }),
+        readyWhat: () => 'to be validated',
+      },
+      () => ({ create: '1m', update: '2m', delete: '1m' }),
+    );
+    const inputs = { name: 'ops', namespace: 'team', timeouts: { create: '1m', update: '2m', delete: '1m' } } as unknown as Inputs;
+    const ctx = { client: {}, progress: () => undefined, clock } as unknown as ResourceContext;
+    await assert.rejects(parts.converge(ctx, inputs, stuck, 'update', {}), (err: Error) => {
+      assert.match(err.message, /^Timed out after 2m0s waiting for KeyPair team\/ops to be deleted\./);
+      assert.match(err.message, /If it is still progressing, raise `timeouts\.update` \(now 2m0s\)/);
+      return true;
+    });
+    assert.deepEqual(deleted, [['ops', { namespace: 'team', owner }]]);
   });
 });
