@@ -24,10 +24,11 @@ describe('runner: operations over a program with no cluster', function () {
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
   /** One operation with this stack config (keys of project echo-fixture); the lines it printed. */
-  async function run(kind: OperationKind, config: Record<string, string> = {}, options: OperationOptions = {}, signal?: AbortSignal): Promise<OperationResult & { lines: string[] }> {
+  async function run(kind: OperationKind, config: Record<string, string> = {}, options: OperationOptions = {}, signal?: AbortSignal, hostEnv?: NodeJS.ProcessEnv): Promise<OperationResult & { lines: string[] }> {
     const lines: string[] = [];
     const qualified = Object.fromEntries(Object.entries(config).map(([k, v]) => [`echo-fixture:${k}`, v]));
-    const result = await runOperation(kind, { program: PROGRAM, pwd: repoRoot(), project: 'echo-fixture', stack: 'dev', stateDir: dir, config: qualified, secretConfigKeys: [], sink: (l) => lines.push(l), signal }, options);
+    const stack = { program: PROGRAM, pwd: repoRoot(), project: 'echo-fixture', stack: 'dev', stateDir: dir, config: qualified, secretConfigKeys: [], sink: (l: string) => lines.push(l), signal, hostEnv };
+    const result = await runOperation(kind, stack, options);
     return { ...result, lines };
   }
   const resources = () => new StateStore(dir, 'dev').load('echo-fixture').resources.filter((r) => r.type !== 'pulumi:pulumi:Stack');
@@ -67,6 +68,24 @@ describe('runner: operations over a program with no cluster', function () {
     assert.equal(destroy.lines[0], 'Destroying (echo-fixture/dev):');
     assert.deepEqual([destroy.ok, destroy.changes, destroy.counts.delete], [true, 1, 1]);
     assert.deepEqual(resources(), []);
+  });
+
+  it('drift: preview --refresh reads it without writing it; refresh records it and counts it as a change', async () => {
+    await run('up');
+    const drifted = { ECHO_DRIFT: 'moved' };
+    const preview = await run('preview', {}, { refresh: true }, undefined, drifted);
+    assert.deepEqual([preview.ok, preview.changes], [true, 1], 'the program\'s value differs from the one read back');
+    assert.deepEqual(resources().map((r) => r.outputs.value), ['one'], 'a preview writes nothing, not even its refresh');
+    const refresh = await run('refresh', {}, {}, undefined, drifted);
+    assert.deepEqual([refresh.ok, refresh.changes, refresh.counts], [true, 1, { refresh: 1 }]);
+    assert.deepEqual(resources().map((r) => r.outputs.value), ['moved']);
+  });
+
+  it('up --refresh writes what it read, then sets the value back', async () => {
+    await run('up');
+    const up = await run('up', {}, { refresh: true }, undefined, { ECHO_DRIFT: 'moved' });
+    assert.deepEqual([up.ok, up.changes, up.counts.update], [true, 1, 1]);
+    assert.deepEqual(resources().map((r) => r.outputs.value), ['one']);
   });
 
   it('a failed create: the resource named with its message, in the result and in the diagnostics; a partial one is recorded', async () => {
