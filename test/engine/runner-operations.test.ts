@@ -112,6 +112,19 @@ describe('runner: operations over a program with no cluster', function () {
     assert.ok(result.lines.some((l) => /^ {4,}.*provider says hello/.test(l)), result.lines.join('\n'));
   });
 
+  it('a run interrupted while the provider works: the host is stopped under its call, the run ends interrupted', async () => {
+    const controller = new AbortController();
+    const lines: string[] = [];
+    const stack = {
+      program: PROGRAM, pwd: repoRoot(), project: 'echo-fixture', stack: 'dev', stateDir: dir, secretConfigKeys: [], signal: controller.signal,
+      config: { 'echo-fixture:say': 'creating, forever', 'echo-fixture:hang': 'yes' },
+      sink: (l: string) => (lines.push(l), l.includes('creating, forever') && controller.abort()),
+    };
+    const result = await runOperation('up', stack);
+    assert.equal(result.ok, false);
+    assert.equal(result.errors.at(-1), 'interrupted: the program and the provider host were stopped; run `refresh` to read back what the cluster has now');
+  });
+
   it('an interrupted run stops the program and the host and says to refresh; the lock is released', async () => {
     const controller = new AbortController();
     controller.abort();
