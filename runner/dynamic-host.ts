@@ -124,13 +124,19 @@ export class DynamicHost {
   private call<T>(operation: string, method: string, request: unknown, timeoutMs = this.callTimeoutMs): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       const deadline = new Date(Date.now() + timeoutMs);
-      this.client[method](request, { deadline }, (err: any, response: T) => {
+      const answered = (err: any, response: T) => {
         if (!err) return resolve(response);
         if (err.code === this.grpc.status.DEADLINE_EXCEEDED) {
           return reject(new DynamicHostError(operation, `${operation}: the dynamic-provider host did not answer within ${timeoutMs} ms`, undefined, true));
         }
         reject(new DynamicHostError(operation, String(err.details ?? err.message ?? err), this.initFailureOf(err)));
-      });
+      };
+      // A client closed by kill() throws instead of answering: that too is a failed call of this operation.
+      try {
+        this.client[method](request, { deadline }, answered);
+      } catch (err) {
+        answered(err, undefined as T);
+      }
     });
   }
 

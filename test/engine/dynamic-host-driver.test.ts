@@ -11,6 +11,7 @@ import { eventually } from '../support/emulator-harness';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { repoRoot } from '../../scripts/resource-docs';
+import * as pulumi from '@pulumi/pulumi';
 import { DynamicHost, DynamicHostError, serializeProvider } from '../../runner/dynamic-host';
 
 type Raw = Record<string, unknown>;
@@ -29,8 +30,14 @@ const URN = 'urn:pulumi:dev::proj::pulumi-nodejs:dynamic:Resource::thing';
 /** The provider the host runs: every answer is decided by the inputs (self-contained: it is serialized). */
 function echoProvider(): object {
   return {
-    async check(_olds: Raw, news: Raw) {
-      return news.refuse ? { inputs: news, failures: [{ property: 'refuse', reason: `refused: ${news.refuse}` }] } : { inputs: { ...news, checked: true } };
+    // The host calls it once, with the config of `configure` read under the project's namespace.
+    async configure(this: Raw, req: { config: { get(key: string): string | undefined } }) {
+      this.setting = req.config.get('setting');
+    },
+    async check(this: Raw, _olds: Raw, news: Raw) {
+      if (news.throw) throw new Error(`check broke: ${news.throw}`);
+      if (news.refuse) return { inputs: news, failures: [{ property: 'refuse', reason: `refused: ${news.refuse}` }] };
+      return { inputs: { ...news, checked: true, setting: this.setting ?? null, project: process.env.PULUMI_NODEJS_PROJECT ?? null } };
     },
     async diff(_id: string, _olds: Raw, news: Raw) {
       if (news.diff === 'none') return { changes: false };
@@ -47,10 +54,12 @@ function echoProvider(): object {
       return { id: `id-${inputs.name}`, outs: { name: inputs.name, made: true } };
     },
     async read(id: string, props: Raw) {
+      if (id === 'broken') throw new Error('read broke');
       if (id === 'gone') return { id: '', props: {} };
       return id === 'imported' ? { id, props: { name: 'found' }, inputs: { name: 'found' } } : { id, props: { ...props, read: true } };
     },
     async update(_id: string, _olds: Raw, news: Raw) {
+      if (news.fail) throw new Error(`update refused: ${news.fail}`);
       return { outs: { name: news.name, updated: true } };
     },
     async delete(_id: string, props: Raw) {
@@ -79,11 +88,31 @@ describe('runner: the dynamic-provider host driver', function () {
   };
 
   it('configure, then check: the provider\'s inputs (with __provider) and its failures, property and reason', async () => {
-    await host.configure({ 'proj:setting': 'on' });
+    // The default project is harvester-iac: the provider's configure reads the unqualified key in its namespace.
+    await host.configure({ 'harvester-iac:setting': 'on', 'other:setting': 'off' });
     const ok = await host.check(URN, {}, props({ name: 'a' }));
-    assert.deepEqual(ok, { inputs: { __provider: provider, name: 'a', checked: true }, failures: [] });
+    assert.deepEqual(ok, { inputs: { __provider: provider, name: 'a', checked: true, setting: 'on', project: 'harvester-iac' }, failures: [] });
     const refused = await host.check(URN, {}, props({ refuse: 'size' }));
     assert.deepEqual(refused.failures, [{ property: 'refuse', reason: 'refused: size' }]);
+    const err = await failure(host.check(URN, {}, props({ throw: 'badly' })));
+    assert.deepEqual([err.operation, err.message, err.initFailure, err.timedOut], ['check', 'check broke: badly', undefined, false]);
+  });
+
+  it('serializeProvider accepts a provider that captures a secret output, as dynamic.Resource does', async () => {
+    const text = await serializeProvider({ token: pulumi.secret('captured'), async create() { return { id: 'x' }; } });
+    assert.match(text, /^exports\.handler = /m);
+  });
+
+  it('a host of another project: configure reads the keys of that project (PULUMI_NODEJS_PROJECT)', async () => {
+    const own = await DynamicHost.start({ cwd: repoRoot(), project: 'proj' });
+    try {
+      const serialized = await serializeProvider(echoProvider());
+      await own.configure({ 'harvester-iac:setting': 'on', 'proj:setting': 'mine' });
+      const { inputs } = await own.check(URN, {}, { __provider: serialized, name: 'p' });
+      assert.deepEqual(inputs, { __provider: serialized, name: 'p', checked: true, setting: 'mine', project: 'proj' });
+    } finally {
+      await own.stop();
+    }
   });
 
   it('diff: some (with what replaces and whether delete goes first), none, unknown; a throwing diff names the operation', async () => {
@@ -124,10 +153,14 @@ describe('runner: the dynamic-provider host driver', function () {
     const imported = await host.read(URN, 'imported', {}, { __provider: provider });
     assert.deepEqual(imported.inputs, { __provider: provider, name: 'found' });
     assert.deepEqual(imported.properties, { __provider: provider, name: 'found' });
+    const err = await failure(host.read(URN, 'broken', props({})));
+    assert.deepEqual([err.operation, err.message], ['read', 'read broke']);
   });
 
   it('update returns the new properties; delete resolves, or fails naming delete and the reason', async () => {
     assert.deepEqual(await host.update(URN, 'id-b', props({ name: 'b' }), props({ name: 'b2' })), { properties: { __provider: provider, name: 'b2', updated: true } });
+    const refused = await failure(host.update(URN, 'id-b', props({ name: 'b' }), props({ fail: 'locked' })));
+    assert.deepEqual([refused.operation, refused.message, refused.initFailure], ['update', 'update refused: locked', undefined]);
     await host.delete(URN, 'id-b', props({ name: 'b' }));
     const err = await failure(host.delete(URN, 'id-b', props({ stuck: true })));
     assert.equal(err.operation, 'delete');
@@ -137,6 +170,7 @@ describe('runner: the dynamic-provider host driver', function () {
   it('a call the host does not answer in time fails as timed out, naming the operation and the deadline', async () => {
     const slow = await DynamicHost.start({ cwd: repoRoot(), callTimeoutMs: 400 });
     try {
+      await slow.configure({});
       const err = await failure(slow.create(URN, props({ name: 'e', hang: true })));
       assert.equal(err.timedOut, true);
       assert.equal(err.operation, 'create');
@@ -148,11 +182,15 @@ describe('runner: the dynamic-provider host driver', function () {
 
   it('kill ends the host at once: a call in flight fails, not as a timeout; stop after the exit returns', async () => {
     const doomed = await DynamicHost.start({ cwd: repoRoot(), callTimeoutMs: 30_000 });
+    await doomed.configure({});
     const inFlight = failure(doomed.create(URN, props({ name: 'f', hang: true })));
     doomed.kill();
     const err = await inFlight;
     assert.equal(err.operation, 'create');
     assert.equal(err.timedOut, false);
+    // Every call of a killed host fails, naming its operation (configure's failure can only be shown this way).
+    const configure = await failure(doomed.configure({}));
+    assert.deepEqual([configure.operation, configure.message, configure.timedOut], ['configure', 'Channel has been shut down', false]);
     await doomed.stop();
   });
 
@@ -167,7 +205,7 @@ describe('runner: the dynamic-provider host driver', function () {
         (h) => (h.stop(), assert.fail('expected no host')),
         (e: Error) => e,
       );
-      assert.match(noisyErr.message, /^the dynamic-provider host printed "hello" instead of its port:\n/);
+      assert.equal(noisyErr.message, 'the dynamic-provider host printed "hello" instead of its port:\n');
       // It is ended, not left running (it would keep the runner's process alive).
       const pid = Number(readFileSync(join(dir, 'pid'), 'utf8'));
       await eventually(() => !alive(pid), `the noisy host (pid ${pid}) ended`);
@@ -175,7 +213,7 @@ describe('runner: the dynamic-provider host driver', function () {
         (h) => (h.stop(), assert.fail('expected no host')),
         (e: Error) => e,
       );
-      assert.match(crashErr.message, /^the dynamic-provider host exited \(code 3\) before printing its port:\n(.*\n)*crash: cannot start/);
+      assert.equal(crashErr.message, 'the dynamic-provider host exited (code 3) before printing its port:\ncrash: cannot start');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -24,10 +24,11 @@ describe('runner: operations over a program with no cluster', function () {
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
   /** One operation with this stack config (keys of project echo-fixture); the lines it printed. */
-  async function run(kind: OperationKind, config: Record<string, string> = {}, options: OperationOptions = {}, signal?: AbortSignal): Promise<OperationResult & { lines: string[] }> {
+  async function run(kind: OperationKind, config: Record<string, string> = {}, options: OperationOptions = {}, signal?: AbortSignal, hostEnv?: NodeJS.ProcessEnv): Promise<OperationResult & { lines: string[] }> {
     const lines: string[] = [];
     const qualified = Object.fromEntries(Object.entries(config).map(([k, v]) => [`echo-fixture:${k}`, v]));
-    const result = await runOperation(kind, { program: PROGRAM, pwd: repoRoot(), project: 'echo-fixture', stack: 'dev', stateDir: dir, config: qualified, secretConfigKeys: [], sink: (l) => lines.push(l), signal }, options);
+    const stack = { program: PROGRAM, pwd: repoRoot(), project: 'echo-fixture', stack: 'dev', stateDir: dir, config: qualified, secretConfigKeys: [], sink: (l: string) => lines.push(l), signal, hostEnv };
+    const result = await runOperation(kind, stack, options);
     return { ...result, lines };
   }
   const resources = () => new StateStore(dir, 'dev').load('echo-fixture').resources.filter((r) => r.type !== 'pulumi:pulumi:Stack');
@@ -69,6 +70,24 @@ describe('runner: operations over a program with no cluster', function () {
     assert.deepEqual(resources(), []);
   });
 
+  it('drift: preview --refresh reads it without writing it; refresh records it and counts it as a change', async () => {
+    await run('up');
+    const drifted = { ECHO_DRIFT: 'moved' };
+    const preview = await run('preview', {}, { refresh: true }, undefined, drifted);
+    assert.deepEqual([preview.ok, preview.changes], [true, 1], 'the program\'s value differs from the one read back');
+    assert.deepEqual(resources().map((r) => r.outputs.value), ['one'], 'a preview writes nothing, not even its refresh');
+    const refresh = await run('refresh', {}, {}, undefined, drifted);
+    assert.deepEqual([refresh.ok, refresh.changes, refresh.counts], [true, 1, { refresh: 1 }]);
+    assert.deepEqual(resources().map((r) => r.outputs.value), ['moved']);
+  });
+
+  it('up --refresh writes what it read, then sets the value back', async () => {
+    await run('up');
+    const up = await run('up', {}, { refresh: true }, undefined, { ECHO_DRIFT: 'moved' });
+    assert.deepEqual([up.ok, up.changes, up.counts.update], [true, 1, 1]);
+    assert.deepEqual(resources().map((r) => r.outputs.value), ['one']);
+  });
+
   it('a failed create: the resource named with its message, in the result and in the diagnostics; a partial one is recorded', async () => {
     const failed = await run('up', { fail: 'quota' });
     assert.equal(failed.ok, false);
@@ -91,6 +110,19 @@ describe('runner: operations over a program with no cluster', function () {
     const result = await run('up', { say: 'provider says hello' });
     assert.equal(result.ok, true);
     assert.ok(result.lines.some((l) => /^ {4,}.*provider says hello/.test(l)), result.lines.join('\n'));
+  });
+
+  it('a run interrupted while the provider works: the host is stopped under its call, the run ends interrupted', async () => {
+    const controller = new AbortController();
+    const lines: string[] = [];
+    const stack = {
+      program: PROGRAM, pwd: repoRoot(), project: 'echo-fixture', stack: 'dev', stateDir: dir, secretConfigKeys: [], signal: controller.signal,
+      config: { 'echo-fixture:say': 'creating, forever', 'echo-fixture:hang': 'yes' },
+      sink: (l: string) => (lines.push(l), l.includes('creating, forever') && controller.abort()),
+    };
+    const result = await runOperation('up', stack);
+    assert.equal(result.ok, false);
+    assert.equal(result.errors.at(-1), 'interrupted: the program and the provider host were stopped; run `refresh` to read back what the cluster has now');
   });
 
   it('an interrupted run stops the program and the host and says to refresh; the lock is released', async () => {
