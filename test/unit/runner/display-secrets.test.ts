@@ -1,7 +1,7 @@
 /**
  * The runner's pure helpers in process (moved from test/runner/, which starts programs and hosts, so that the unit-only
  * mutation run reaches them): the display of changes, steps, outputs, diagnostics and the summary; secret wrapping,
- * sealing and the state file; the refresh's parallelism limit; the host error's shape.
+ * sealing and the state file; the host error's shape.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -9,7 +9,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Display, formatValue, propertyChanges } from '../../../runner/display';
 import { DynamicHostError, UNKNOWN_VALUE } from '../../../runner/dynamic-host';
-import { limited } from '../../../runner/refresh';
 import { SecretBox, secretValue, unwrapSecrets, wrapSecrets } from '../../../runner/secrets';
 import { StateStore } from '../../../runner/state';
 
@@ -179,34 +178,5 @@ describe('local runner: secrets and state', () => {
     const tampered = sealed.slice(0, -4) + (sealed.endsWith('AAAA') ? 'BBBB' : 'AAAA');
     assert.throws(() => box.open(tampered));
     assert.equal(box.open(sealed), 'value');
-  });
-});
-
-describe('local runner: refresh parallelism', () => {
-  it('runs at most `limit` reads at once, the next as one ends, and gives the results in the items\' order', async () => {
-    const finish = new Map<number, () => void>();
-    const results = limited([1, 2, 3, 4, 5], 2, (n) => new Promise<number>((resolve) => finish.set(n, () => resolve(n * 10))));
-    const started = async () => {
-      await new Promise((resolve) => setImmediate(resolve));
-      return [...finish.keys()];
-    };
-    assert.deepEqual(await started(), [1, 2]);
-    finish.get(2)!();
-    assert.deepEqual(await started(), [1, 2, 3]);
-    finish.get(1)!();
-    assert.deepEqual(await started(), [1, 2, 3, 4]);
-    finish.get(4)!();
-    finish.get(3)!();
-    assert.deepEqual(await started(), [1, 2, 3, 4, 5]);
-    finish.get(5)!();
-    assert.deepEqual(await Promise.all(results), [10, 20, 30, 40, 50]);
-  });
-
-  it('a failed read does not stop the others', async () => {
-    const results = limited(['a', 'b', 'c'], 1, async (x) => {
-      if (x === 'b') throw new Error('b failed');
-      return x;
-    });
-    assert.deepEqual(await Promise.allSettled(results).then((r) => r.map((x) => x.status)), ['fulfilled', 'rejected', 'fulfilled']);
   });
 });
