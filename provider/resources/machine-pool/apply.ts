@@ -193,8 +193,9 @@ async function createMachine(machine: DesiredMachine, o: ApplyOptions): Promise<
  * with the live VM's claim names, so anything else that differs is still refused with the path that differs.
  */
 async function ourConcurrentMachine(machine: DesiredMachine, o: ApplyOptions): Promise<VirtualMachine | undefined> {
-  const live = o.rebuild ? await o.client.virtualMachines.get(machine.name, o.desired.identity.namespace) : undefined;
-  if (!live || !o.rebuild || live.metadata.deletionTimestamp) return undefined;
+  if (!o.rebuild) return undefined;
+  const live = await o.client.virtualMachines.get(machine.name, o.desired.identity.namespace);
+  if (!live || live.metadata.deletionTimestamp) return undefined;
   const claims = claimNamesOf(live);
   if (claims.length !== machine.claimNames.length || claims.every((c, i) => c === machine.claimNames[i])) return undefined;
   return o.client.virtualMachines.create(o.rebuild(machine, claims).vm, { owner: poolOwner(o.desired.identity) });
