@@ -49,6 +49,8 @@ export interface DynamicHostOptions {
   env?: NodeJS.ProcessEnv;
   /** Deadline of each call. @default 600000 */
   callTimeoutMs?: number;
+  /** How long the host may take to print its port before it is killed and the start fails. @default 30000 */
+  startTimeoutMs?: number;
   /** Receives the host's stderr lines. @default dropped */
   onLog?: (line: string) => void;
   /**
@@ -95,7 +97,8 @@ export class DynamicHost {
         reject(new Error(`${message}:\n${stderr.join('\n')}`));
       };
       const lines = createInterface({ input: child.stdout! });
-      const timer = setTimeout(() => fail('the dynamic-provider host printed no port within 30 s'), 30_000);
+      const startTimeoutMs = options.startTimeoutMs ?? 30_000;
+      const timer = setTimeout(() => fail(`the dynamic-provider host printed no port within ${startTimeoutMs / 1000} s`), startTimeoutMs);
       let portRead = false;
       lines.on('line', (line) => {
         if (portRead) return options.onOutput?.(line);

@@ -40,8 +40,10 @@ function resolvesFrom(request: string, folder: string): string | undefined {
 }
 
 /**
- * linkedPulumiPath: when `pwd` cannot resolve @pulumi/pulumi but resolves harvester-iac (a link to a clone), the
- * node_modules folder holding the @pulumi/pulumi that harvester-iac resolves; otherwise undefined.
+ * linkedPulumiPath: undefined when `pwd` resolves @pulumi/pulumi itself; otherwise the node_modules folder holding
+ * the @pulumi/pulumi that harvester-iac resolves. In practice harvester-iac always resolves here, even from a folder
+ * that does not link it: this file is inside the package and Node resolves a package's own name from within it
+ * (self-reference through "exports"), so such a folder gets the runner's own @pulumi/pulumi, the copy it needs.
  */
 export function linkedPulumiPath(pwd: string): string | undefined {
   if (resolvesFrom('@pulumi/pulumi/package.json', pwd)) return undefined;

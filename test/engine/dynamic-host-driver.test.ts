@@ -8,6 +8,7 @@
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { eventually } from '../support/emulator-harness';
+import { alive } from '../support/processes';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { repoRoot } from '../../scripts/resource-docs';
@@ -16,15 +17,6 @@ import { DynamicHost, DynamicHostError, serializeProvider } from '../../runner/d
 
 type Raw = Record<string, unknown>;
 
-/** Whether a process of that pid still runs (signal 0 only checks). */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 const URN = 'urn:pulumi:dev::proj::pulumi-nodejs:dynamic:Resource::thing';
 
 /** The provider the host runs: every answer is decided by the inputs (self-contained: it is serialized). */

@@ -112,6 +112,29 @@ describe('runner: operations over a program with no cluster', function () {
     assert.ok(result.lines.some((l) => /^ {4,}.*provider says hello/.test(l)), result.lines.join('\n'));
   });
 
+  it('what the program itself prints is shown under the run, indented by four spaces', async () => {
+    const result = await run('up', { shout: 'the program says hello' });
+    assert.equal(result.ok, true);
+    assert.ok(result.lines.includes('    the program says hello'), result.lines.join('\n'));
+  });
+
+  it('a refresh or destroy interrupted while the provider hangs: the host is stopped under its call, the run ends interrupted', async () => {
+    await run('up');
+    for (const [kind, hang] of [['refresh', 'read'], ['destroy', 'delete']] as const) {
+      const controller = new AbortController();
+      const lines: string[] = [];
+      const stack = {
+        program: PROGRAM, pwd: repoRoot(), project: 'echo-fixture', stack: 'dev', stateDir: dir, config: {}, secretConfigKeys: [], signal: controller.signal,
+        hostEnv: { ECHO_HANG: hang },
+        sink: (l: string) => (lines.push(l), l.includes(', forever') && controller.abort()),
+      };
+      const result = await runOperation(kind, stack);
+      assert.equal(result.ok, false, kind);
+      assert.equal(result.errors.at(-1), 'interrupted: the program and the provider host were stopped; run `refresh` to read back what the cluster has now', kind);
+      assert.deepEqual(resources().map((r) => r.id), ['echo-one'], `${kind}: the resource is still recorded`);
+    }
+  });
+
   it('a run interrupted while the provider works: the host is stopped under its call, the run ends interrupted', async () => {
     const controller = new AbortController();
     const lines: string[] = [];

@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { delimiter, join } from 'node:path';
 import { linkedPulumiPath, runProgram, type ProgramRun } from '../../runner/program';
 import { repoRoot } from '../../scripts/resource-docs';
 
@@ -67,6 +67,32 @@ describe('runner: starting the program', function () {
       assert.deepEqual(lines, [`args ${JSON.stringify(args(true))}`, 'config {"proj:a":"1"} ["proj:a"]', 'on stderr', 'typescript true']);
     } finally {
       delete process.env.FAKE_EXIT;
+    }
+  });
+
+  it('a folder that links harvester-iac and has no @pulumi/pulumi of its own: NODE_PATH names the clone\'s node_modules first', async () => {
+    // Its runner (cmd/run) is there, but no @pulumi/pulumi package.json: the SDK the program needs is the clone's.
+    const linkedDir = realpathSync(mkdtempSync(join(tmpdir(), 'runner-program-linked-')));
+    const saved = process.env.NODE_PATH;
+    try {
+      const run = join(linkedDir, 'node_modules', '@pulumi', 'pulumi', 'cmd', 'run');
+      mkdirSync(run, { recursive: true });
+      writeFileSync(join(run, 'index.js'), "console.log('node_path ' + (process.env.NODE_PATH ?? 'unset'));\n");
+      symlinkSync(repoRoot(), join(linkedDir, 'node_modules', 'harvester-iac'), 'dir');
+      const clone = join(realpathSync(repoRoot()), 'node_modules');
+      const nodePath = async () => {
+        const lines: string[] = [];
+        await runProgram({ program: 'main.js', pwd: linkedDir, project: 'proj', stack: 'dev', dryRun: false, monitorAddress: '127.0.0.1:9', config: {}, secretConfigKeys: [], onOutput: (l) => lines.push(l) });
+        return lines;
+      };
+      delete process.env.NODE_PATH;
+      assert.deepEqual(await nodePath(), [`node_path ${clone}`]);
+      process.env.NODE_PATH = '/elsewhere';
+      assert.deepEqual(await nodePath(), [`node_path ${clone}${delimiter}/elsewhere`], 'the runner\'s own NODE_PATH is kept, after');
+    } finally {
+      if (saved === undefined) delete process.env.NODE_PATH;
+      else process.env.NODE_PATH = saved;
+      rmSync(linkedDir, { recursive: true, force: true });
     }
   });
 
