@@ -65,7 +65,7 @@ function validateClusterNetwork(req: AdmissionRequest, kinds: HarvesterKinds): v
       const oldMtu = oldRaw === undefined ? DEFAULT_MTU : parseMtu(oldRaw);
       if (sameMtu(mtu, oldMtu)) return;
       const systemNad = activeSystemNad(req.store, kinds, name);
-      if (systemNad) throw new Error(`the MTU can't be changed from ${oldMtu} to ${mtu} as nad ${systemNad.metadata.namespace}/${systemNad.metadata.name} is still attached`); // C4
+      if (systemNad) throw new Error(`the MTU can't be changed from ${oldMtu} to ${mtu} as nad ${systemNad.metadata.name} is still attached`); // C4 (upstream prints the name only)
       const vmis = vmisOn(req.store, kinds, name);
       if (vmis.length) throw new Error(`the MTU can't be changed from ${oldMtu} to ${mtu} as following VMs must be stopped at first: ${vmis.join(', ')}`);
     } else {
@@ -147,7 +147,7 @@ function validateVlanConfig(req: AdmissionRequest, kinds: HarvesterKinds): void 
     const vmis = vmisOn(req.store, kinds, oldCn, affected);
     if (vmis.length) throw new Error(`it is blocked by VM(s) ${vmis.join(', ')} which must be stopped at first`); // VC9
     const systemNad = activeSystemNad(req.store, kinds, oldCn);
-    if (systemNad) throw new Error(`the system network nad ${systemNad.metadata.namespace}/${systemNad.metadata.name} is still attached`); // VC10
+    if (systemNad) throw new Error(`the system network nad ${systemNad.metadata.name} is still attached`); // VC10 (the name only, as upstream)
   });
 }
 
