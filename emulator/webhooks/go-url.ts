@@ -36,7 +36,7 @@ export function goQuote(bytes: string): string {
     try {
       rune = UTF8.decode(buf.subarray(i, i + size));
     } catch {
-      rune = undefined;
+      // not valid UTF-8: Go quotes the byte alone
     }
     if (rune === undefined) {
       out += `\\x${b.toString(16)}`;
@@ -49,9 +49,10 @@ export function goQuote(bytes: string): string {
   return `"${out}"`;
 }
 
-/** Characters net/url's shouldEscape lets through unescaped in a host or zone (modes encodeHost, encodeZone). */
-const HOST_CHAR = /^[A-Za-z0-9\-_.~!$&'()*+,;=:[\]<>"]$/;
-const HEX = /^[0-9A-Fa-f]{2}$/;
+/** A character net/url's shouldEscape lets through unescaped in a host or zone (tested on one character). */
+const HOST_CHAR = /[A-Za-z0-9\-_.~!$&'()*+,;=:[\]<>"]/;
+/** Two hex digits (tested on the at most two characters after a "%"). */
+const HEX = /[0-9A-Fa-f]{2}/;
 
 type Mode = 'path' | 'host' | 'zone' | 'userinfo' | 'fragment';
 
