@@ -4,62 +4,69 @@
  * - `overcommit-config`: the JSON must decode (`Invalid JSON: <text>`, field `default`/`value`), and each of
  *   cpu, memory and storage must be ≥ 100 (`Cannot undercommit. Should be greater than or equal to 100 but got
  *   <n>`, field `cpu`/`memory`/`storage`; a missing key decodes to 0 and is refused);
- * - `additional-guest-memory-overhead-ratio`: empty, 0, or a number from 1.0 to 10.0
- *   (pkg/settings/settings_helper.go NewAdditionalGuestMemoryOverheadRatioConfig).
- * Both are 422 Invalid with the field as the cause (werror.NewInvalidError).
+ * - `additional-guest-memory-overhead-ratio`: empty, 0, or what Go's strconv.ParseFloat reads as 1.0 to 10.0
+ *   (pkg/settings/settings_helper.go NewAdditionalGuestMemoryOverheadRatioConfig): so NaN (not < 1, not > 10) and
+ *   ±Inf parse, an out-of-range exponent is `value out of range`. Go's hex-float form (`0x1p1`) is refused here as
+ *   invalid syntax, where Go would read it.
+ * Both are 422 Invalid with the field as the cause (werror.NewInvalidError). The webhook runs on create and
+ * update; a Setting has no status subresource and a DELETE carries no object, so neither is checked.
  */
 import { AdmissionHook, KubeObject } from '../api/types';
 import { OVERCOMMIT_SETTING, OVERHEAD_RATIO_SETTING, parseOvercommit } from '../controllers/overcommit';
 import { denyInvalid, HARVESTER_VALIDATOR } from './admission';
+import { goQuoteText } from './go-url';
 
-function checkOvercommit(field: 'default' | 'value', text: unknown): void {
-  if (typeof text !== 'string' || text === '') return;
+/** A refusal: the message and the field Harvester names as its cause. */
+interface Problem {
+  message: string;
+  field: string;
+}
+
+function overcommitProblem(field: 'default' | 'value', text: unknown): Problem | undefined {
+  if (typeof text !== 'string' || text === '') return undefined;
   let parsed;
   try {
     parsed = parseOvercommit(text);
   } catch {
-    throw denyInvalid(HARVESTER_VALIDATOR, `Invalid JSON: ${text}`, field);
+    return { message: `Invalid JSON: ${text}`, field };
   }
   for (const key of ['cpu', 'memory', 'storage'] as const) {
-    if (parsed[key] < 100) throw denyInvalid(HARVESTER_VALIDATOR, `Cannot undercommit. Should be greater than or equal to 100 but got ${parsed[key]}`, key);
+    if (parsed[key] < 100) return { message: `Cannot undercommit. Should be greater than or equal to 100 but got ${parsed[key]}`, field: key };
   }
+  return undefined;
 }
 
-/** Go's strconv.ParseFloat accepts what Number() accepts here, except empty and surrounding blanks. */
-function parseRatio(text: string): number | undefined {
-  if (text.trim() !== text || !/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(text)) return undefined;
-  return Number(text);
+/** Go's strconv.ParseFloat(text, 64) on decimal and special text: the number, or Go's reason it fails. */
+function goParseFloat(text: string): number | 'invalid syntax' | 'value out of range' {
+  const special = /^(?:([+-]?)inf(?:inity)?|nan)$/i.exec(text);
+  if (special) return special[1] === undefined ? NaN : special[1] === '-' ? -Infinity : Infinity;
+  if (!/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(text)) return 'invalid syntax';
+  const value = Number(text);
+  return Number.isFinite(value) ? value : 'value out of range';
 }
 
-function checkRatio(field: 'default' | 'value', text: unknown): void {
-  if (typeof text !== 'string' || text === '') return;
-  const ratio = parseRatio(text);
-  if (ratio === undefined) {
-    throw denyInvalid(HARVESTER_VALIDATOR, `value ${text} can't be converted to float64, error:strconv.ParseFloat: parsing "${text}": invalid syntax`, field);
+function ratioProblem(field: 'default' | 'value', text: unknown): Problem | undefined {
+  if (typeof text !== 'string' || text === '') return undefined;
+  const ratio = goParseFloat(text);
+  if (typeof ratio === 'string') {
+    return { message: `value ${text} can't be converted to float64, error:strconv.ParseFloat: parsing ${goQuoteText(text)}: ${ratio}`, field };
   }
-  if (ratio < 1 && ratio !== 0) throw denyInvalid(HARVESTER_VALIDATOR, `value ${text} can't be less than 1`, field);
-  if (ratio > 10) throw denyInvalid(HARVESTER_VALIDATOR, `value ${text} can't be greater than 10`, field);
+  if (ratio < 1 && ratio !== 0) return { message: `value ${text} can't be less than 1`, field };
+  if (ratio > 10) return { message: `value ${text} can't be greater than 10`, field };
+  return undefined;
+}
+
+/** Why Harvester's validator refuses this Setting (its `default` checked before its `value`), or undefined. */
+function problemOf(setting: KubeObject | undefined): Problem | undefined {
+  if (!setting) return undefined;
+  const check = setting.metadata.name === OVERCOMMIT_SETTING ? overcommitProblem : setting.metadata.name === OVERHEAD_RATIO_SETTING ? ratioProblem : undefined;
+  return check && (check('default', setting.default) ?? check('value', setting.value));
 }
 
 /** Why a setting's value would be refused (the denial's message, prefixed by the field), or undefined. */
 export function settingProblem(name: string, value: string): string | undefined {
-  try {
-    validate({ apiVersion: 'harvesterhci.io/v1beta1', kind: 'Setting', metadata: { name }, value });
-    return undefined;
-  } catch (err) {
-    const status = (err as { status?: { message?: string; details?: { causes?: { field?: string }[] } } }).status;
-    const field = status?.details?.causes?.[0]?.field;
-    const message = String(status?.message ?? err).replace(/^admission webhook "[^"]+" denied the request: /, '');
-    return field ? `${field}: ${message}` : message;
-  }
-}
-
-function validate(setting: KubeObject | undefined): void {
-  if (!setting) return;
-  const check = setting.metadata.name === OVERCOMMIT_SETTING ? checkOvercommit : setting.metadata.name === OVERHEAD_RATIO_SETTING ? checkRatio : undefined;
-  if (!check) return;
-  check('default', setting.default);
-  check('value', setting.value);
+  const problem = problemOf({ apiVersion: 'harvesterhci.io/v1beta1', kind: 'Setting', metadata: { name }, value });
+  return problem && `${problem.field}: ${problem.message}`;
 }
 
 /** The Setting validating webhook (the rules above). */
@@ -69,8 +76,8 @@ export function settingWebhooks(): AdmissionHook[] {
       name: HARVESTER_VALIDATOR,
       resources: ['settings.harvesterhci.io'],
       validate: (req) => {
-        if (req.operation === 'DELETE' || req.subresource) return;
-        validate(req.object);
+        const problem = problemOf(req.object);
+        if (problem) throw denyInvalid(HARVESTER_VALIDATOR, problem.message, problem.field);
       },
     },
   ];
