@@ -183,6 +183,7 @@ describe('Go url.Parse (emulator/webhooks/go-url.ts)', () => {
       assert.equal(goQuote('a"b\\c\t\n\r\x08\x0c\x00\x1f'), '"a\\"b\\\\c\\t\\n\\r\\b\\f\\x00\\x1f"');
       assert.equal(goQuote('\xff\x80\xc3'), '"\\xff\\x80\\xc3"');
       assert.equal(goQuote('\xc3\xbc\xe2\x82\xac\xf0\x9f\x98\x80'), '"ü€😀"');
+      assert.equal(goQuote('\xe0\xa0\x80'), '"\u0800"', 'U+0800: an E0 lead byte starts three bytes');
       assert.equal(goQuote('\xe2\x82x'), '"\\xe2\\x82x"');
       assert.equal(goQuoteText('é"'), '"é\\""');
     });
