@@ -21,7 +21,10 @@ export interface RbacContext {
   kinds: RbacKinds;
 }
 
-/** The RBAC verb of a request (RequestInfoFactory: GET item/collection/watch, POST, PUT, PATCH, DELETE). */
+/**
+ * The RBAC verb of a resource request (RequestInfoFactory: GET or HEAD item/collection/watch, POST, PUT, PATCH,
+ * DELETE; any other method has the empty verb, which only a `*` rule matches).
+ */
 function verbOf(method: string, hasName: boolean, watch: boolean): string {
   switch (method) {
     case 'GET':
@@ -36,15 +39,18 @@ function verbOf(method: string, hasName: boolean, watch: boolean): string {
     case 'DELETE':
       return hasName ? 'delete' : 'deletecollection';
     default:
-      return method.toLowerCase();
+      return '';
   }
 }
 
 /** The authorizer attributes of a request. */
 export function attributesOf(auth: { user: string; groups: string[] }, route: Route, method: string, watch: boolean, path: string): RequestAttributes {
-  if (route.type !== 'resource') return { user: auth.user, groups: auth.groups, verb: method === 'GET' || method === 'HEAD' ? 'get' : method.toLowerCase(), path };
-  // The name of a Namespace is its namespace, as RequestInfoFactory records it.
-  const namespace = route.namespace ?? (route.group === '' && route.plural === 'namespaces' ? route.name : undefined);
+  // A non-resource request's verb is its method in lower case (HEAD is `head`, not `get`).
+  if (route.type !== 'resource') return { user: auth.user, groups: auth.groups, verb: method.toLowerCase(), path };
+  // The name of a Namespace is its namespace, as RequestInfoFactory records it, except for a PATCH of the
+  // Namespace itself (server-side apply creating it): that one is cluster-scoped.
+  const ownNamespace = route.group === '' && route.plural === 'namespaces' && !(method === 'PATCH' && route.subresource === undefined);
+  const namespace = route.namespace ?? (ownNamespace ? route.name : undefined);
   return {
     user: auth.user,
     groups: auth.groups,
@@ -57,9 +63,9 @@ export function attributesOf(auth: { user: string; groups: string[] }, route: Ro
   };
 }
 
+/** Every value of a header, one per header line (Node joins repeated custom headers with `, ` in `headers`). */
 function headerList(req: IncomingMessage, name: string): string[] {
-  const v = req.headers[name];
-  return v === undefined ? [] : Array.isArray(v) ? v : [v];
+  return req.headersDistinct[name] ?? [];
 }
 
 /**
