@@ -9,6 +9,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { badRequest } from '../api/errors';
 import { parseJsonBody, readBody, sendJson } from '../api/http-io';
 import { decodeProtobufObject, PROTOBUF_MEDIA_TYPE } from '../api/protobuf';
+import { FieldGetter, parseFieldSelector } from '../api/selectors';
 import type { Authenticated } from '../api/auth';
 import type { Route } from '../api/router';
 import type { StoreReader } from '../api/types';
@@ -43,23 +44,44 @@ function verbOf(method: string, hasName: boolean, watch: boolean): string {
   }
 }
 
-/** The authorizer attributes of a request. */
-export function attributesOf(auth: { user: string; groups: string[] }, route: Route, method: string, watch: boolean, path: string): RequestAttributes {
+/** Every field label parses here: the request-info step reads a selector generically, before the kind's labels count. */
+const ANY_FIELD = new Proxy({} as Record<string, FieldGetter>, {
+  getOwnPropertyDescriptor: () => ({ value: () => undefined, configurable: true, enumerable: true, writable: false }),
+});
+
+/**
+ * The name a list or watch narrows to with `fieldSelector=metadata.name=<name>` (RequestInfoFactory: the first
+ * exact `metadata.name` requirement of a selector that parses, if the name is a valid path segment).
+ */
+function selectedName(query: URLSearchParams): string | undefined {
+  let requirements;
+  try {
+    requirements = parseFieldSelector(query.get('fieldSelector') ?? undefined, ANY_FIELD).requirements;
+  } catch {
+    return undefined;
+  }
+  const name = requirements.find((r) => r.field === 'metadata.name' && r.operator === '=')?.value;
+  return name === undefined || name === '.' || name === '..' || /[/%]/.test(name) ? undefined : name;
+}
+
+/** The authorizer attributes of a request (`query`: its query string, read for a list's field selector). */
+export function attributesOf(auth: { user: string; groups: string[] }, route: Route, method: string, watch: boolean, path: string, query = new URLSearchParams()): RequestAttributes {
   // A non-resource request's verb is its method in lower case (HEAD is `head`, not `get`).
   if (route.type !== 'resource') return { user: auth.user, groups: auth.groups, verb: method.toLowerCase(), path };
   // The name of a Namespace is its namespace, as RequestInfoFactory records it, except for a PATCH of the
   // Namespace itself (server-side apply creating it): that one is cluster-scoped.
   const ownNamespace = route.group === '' && route.plural === 'namespaces' && !(method === 'PATCH' && route.subresource === undefined);
   const namespace = route.namespace ?? (ownNamespace ? route.name : undefined);
+  const verb = verbOf(method, route.name !== undefined, watch);
   return {
     user: auth.user,
     groups: auth.groups,
-    verb: verbOf(method, route.name !== undefined, watch),
+    verb,
     apiGroup: route.group,
     resource: route.plural,
     subresource: route.subresource,
     namespace,
-    name: route.name,
+    name: route.name ?? (verb === 'list' || verb === 'watch' ? selectedName(query) : undefined),
   };
 }
 

@@ -94,6 +94,13 @@ describe('emulator RBAC authorizer: subjects', () => {
     assert.equal(get({ user: 'bob', groups: ['alice'] }).allowed, false);
   });
 
+  it('a subject of another kind applies to nobody, even named like the user (kube-apiserver would refuse it; the store keeps it)', () => {
+    const { store: s, kinds: k } = newStore();
+    s.create(KINDS.clusterRole, clusterRole('pvc-reader', [{ verbs: ['get'], apiGroups: [''], resources: ['persistentvolumeclaims'] }]));
+    s.create(KINDS.clusterRoleBinding, clusterBinding('typo', 'pvc-reader', { kind: 'user', name: 'bob' }));
+    assert.deepEqual(authorize(s, k, req({ verb: 'get' })), { allowed: false, reason: '' });
+  });
+
   it('a Group subject applies to members of that group', () => {
     assert.deepEqual(get({ user: 'bob', groups: ['ops'] }), { allowed: true, reason: 'RBAC: allowed by ClusterRoleBinding "ops-pvc" of ClusterRole "pvc-reader" to Group "ops"' });
   });

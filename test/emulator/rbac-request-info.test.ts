@@ -78,6 +78,32 @@ describe('emulator RBAC: request attributes as RequestInfoFactory derives them',
     assert.equal(attrs('GET', '/apis/example.io/v1/namespaces/x').namespace, undefined);
   });
 
+  describe('a list or watch narrowed by fieldSelector=metadata.name has that name', () => {
+    const listed = (query: string, method = 'GET', watch = false) => {
+      const path = '/api/v1/namespaces/team/configmaps';
+      const a = attributesOf(WHO, parseRoute(path), method, watch, path, new URLSearchParams(query));
+      return [a.verb, a.name ?? ''];
+    };
+    it('a metadata.name requirement names the list', () => assert.deepEqual(listed('fieldSelector=metadata.name%3Dsettings'), ['list', 'settings']));
+    it('and the watch, with == and other terms beside it', () => assert.deepEqual(listed('watch=true&fieldSelector=spec.x%3Dy,metadata.name%3D%3Dsettings', 'GET', true), ['watch', 'settings']));
+    it('not another field, nor a negation', () => {
+      assert.deepEqual(listed('fieldSelector=foo%3Dbar'), ['list', '']);
+      assert.deepEqual(listed('fieldSelector=metadata.name!%3Dsettings'), ['list', '']);
+    });
+    it('not a selector that does not parse', () => assert.deepEqual(listed('fieldSelector=metadata.name%3Dname1,foo'), ['list', '']));
+    it('not a name that is no valid path segment', () => {
+      assert.deepEqual(listed('fieldSelector=metadata.name%3D..'), ['list', '']);
+      assert.deepEqual(listed('fieldSelector=metadata.name%3D.'), ['list', '']);
+      assert.deepEqual(listed('fieldSelector=metadata.name%3Da/b'), ['list', '']);
+      assert.deepEqual(listed('fieldSelector=metadata.name%3Da%25b'), ['list', '']);
+    });
+    it('not a deletecollection', () => assert.deepEqual(listed('fieldSelector=metadata.name%3Dsettings', 'DELETE'), ['deletecollection', '']));
+    it('an item keeps the name of its path', () => {
+      const path = '/api/v1/namespaces/team/configmaps/web';
+      assert.equal(attributesOf(WHO, parseRoute(path), 'GET', false, path, new URLSearchParams('fieldSelector=metadata.name%3Dother')).name, 'web');
+    });
+  });
+
   it('a non-resource request: its path, and its method in lower case as the verb (HEAD is head)', () => {
     const get = attrs('GET', '/version');
     assert.deepEqual(get, { user: 'bob', groups: WHO.groups, verb: 'get', path: '/version' });

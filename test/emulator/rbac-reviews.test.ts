@@ -38,6 +38,8 @@ describe('emulator RBAC: access reviews and RBAC-governed requests over HTTP', f
     const { store } = t.emulator;
     store.create(KINDS.clusterRole, clusterRole('logs-reader', [{ verbs: ['get'], nonResourceURLs: ['/logs/*'] }, { verbs: ['get'], apiGroups: [''], resources: ['configmaps'] }]));
     store.create(KINDS.clusterRoleBinding, bindUser('alice-logs', 'logs-reader', 'alice'));
+    store.create(KINDS.clusterRole, clusterRole('settings-lister', [{ verbs: ['list'], apiGroups: [''], resources: ['configmaps'], resourceNames: ['settings'] }]));
+    store.create(KINDS.clusterRoleBinding, bindUser('lister-settings', 'settings-lister', 'lister'));
     // Empty entries: what an attribute left out of a review is compared with.
     store.create(KINDS.clusterRole, clusterRole('empty-entries', [{ verbs: [''], apiGroups: [''], resources: [''] }, { verbs: [''], nonResourceURLs: [''] }]));
     store.create(KINDS.clusterRoleBinding, bindUser('erin-empty', 'empty-entries', 'erin'));
@@ -106,6 +108,18 @@ describe('emulator RBAC: access reviews and RBAC-governed requests over HTTP', f
     assert.equal(r.status, 403, r.text);
     assert.equal(r.json.message, 'forbidden: User "alice" cannot get path "/logs-elsewhere"');
     assert.deepEqual(r.json.details, {});
+  });
+
+  it('a list narrowed by fieldSelector=metadata.name is allowed by a rule naming that object', async () => {
+    const list = (query: string) => rawRequest(t, 'GET', `/api/v1/namespaces/default/configmaps${query}`, undefined, { 'Impersonate-User': 'lister' });
+    const ok = await list('?fieldSelector=metadata.name%3Dsettings');
+    assert.equal(ok.status, 200, ok.text);
+    assert.equal(ok.json.kind, 'ConfigMapList');
+    const all = await list('');
+    assert.equal(all.status, 403);
+    assert.equal(all.json.message, 'configmaps is forbidden: User "lister" cannot list resource "configmaps" in API group "" in the namespace "default"');
+    const other = await list('?fieldSelector=metadata.name%3Dother');
+    assert.equal(other.json.message, 'configmaps "other" is forbidden: User "lister" cannot list resource "configmaps" in API group "" in the namespace "default"');
   });
 
   it('repeated Impersonate-Group headers are separate groups', async () => {

@@ -105,17 +105,19 @@ describe('emulator service-account tokens (in process)', () => {
 
   it('deleting a ServiceAccount deletes its token Secrets only, as kube-controller-manager', async () => {
     store.create(KINDS.serviceAccount, serviceAccount('other', 'team'));
-    store.create(KINDS.secret, secret('other-token', 'team', 'other'));
+    store.create(KINDS.secret, secret('shared-name', 'team', 'other'));
+    // A robot of another namespace, whose token Secret has the name of one in team.
     store.create(KINDS.serviceAccount, serviceAccount('robot', 'other'));
-    store.create(KINDS.secret, secret('robot-token', 'other', 'robot'));
+    store.create(KINDS.secret, secret('shared-name', 'other', 'robot'));
     store.create(KINDS.secret, secret('robot-notes', 'team', 'robot', 'Opaque'));
     await settle();
     store.delete(KINDS.serviceAccount, 'team', 'robot');
     await settle();
     assert.deepEqual(deletions, ['team/robot-token by system:kube-controller-manager']);
+    assert.deepEqual(controller.errors(), [], 'no reconcile failed');
     assert.deepEqual(
       store.list(KINDS.secret, {}).items.map((s) => `${s.metadata.namespace}/${s.metadata.name}`).sort(),
-      ['other/robot-token', 'team/other-token', 'team/robot-notes'],
+      ['other/shared-name', 'team/robot-notes', 'team/shared-name'],
     );
   });
 
