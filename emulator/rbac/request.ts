@@ -90,12 +90,25 @@ function headerList(req: IncomingMessage, name: string): string[] {
   return req.headersDistinct[name] ?? [];
 }
 
+const AUTHENTICATED = 'system:authenticated';
+const UNAUTHENTICATED = 'system:unauthenticated';
+
+/**
+ * The groups of an impersonated user, as WithImpersonation completes them: system:anonymous gets
+ * system:unauthenticated, anyone else system:authenticated, unless the given groups already name either.
+ */
+function withAllGroup(user: string, groups: string[]): string[] {
+  if (user === 'system:anonymous') return groups.includes(UNAUTHENTICATED) ? groups : [...groups, UNAUTHENTICATED];
+  return groups.includes(AUTHENTICATED) || groups.includes(UNAUTHENTICATED) ? groups : [...groups, AUTHENTICATED];
+}
+
 /**
  * Apply impersonation headers: the impersonator must be allowed to `impersonate` the user (or service account)
  * and each group; the result is RBAC-governed. Without headers, `auth` is returned as is.
  */
 export function impersonate(req: IncomingMessage, auth: Authenticated, rbac: RbacContext): Authenticated {
-  const [user] = headerList(req, 'impersonate-user');
+  // An empty Impersonate-User asks for no user (upstream reads the header's first value and wants it non-empty).
+  const user = headerList(req, 'impersonate-user')[0] || undefined;
   const groups = headerList(req, 'impersonate-group');
   if (user === undefined) {
     if (groups.length > 0) throw badRequest('requested impersonation of groups without impersonating a user');
@@ -115,8 +128,8 @@ export function impersonate(req: IncomingMessage, auth: Authenticated, rbac: Rba
       if (!d.allowed) throw forbiddenStatus(a, d.reason);
     }
   }
-  const impliedGroups = groups.length > 0 ? groups : sa ? serviceAccountUser(sa[1], sa[2]).groups.filter((g) => g !== 'system:authenticated') : [];
-  return { user, anonymous: false, groups: [...impliedGroups, 'system:authenticated'] };
+  const impliedGroups = groups.length > 0 ? groups : sa ? serviceAccountUser(sa[1], sa[2]).groups.filter((g) => g !== AUTHENTICATED) : [];
+  return { user, anonymous: false, groups: withAllGroup(user, impliedGroups) };
 }
 
 /** Throw kube-apiserver's 403 unless RBAC allows the request. */

@@ -1,7 +1,8 @@
 /**
  * The request attributes RBAC sees, as kube-apiserver's RequestInfoFactory derives them
  * (k8s.io/apiserver pkg/endpoints/request/requestinfo.go; cases after the table of its requestinfo_test.go), and
- * impersonation as the WithImpersonation filter checks it (pkg/endpoints/filters/impersonation.go): pure calls.
+ * impersonation as the WithImpersonation filter checks it and completes the groups (pkg/endpoints/filters/
+ * impersonation.go, v1.32): pure calls.
  */
 import assert from 'node:assert/strict';
 import type { IncomingMessage } from 'node:http';
@@ -158,6 +159,25 @@ describe('emulator RBAC: impersonation headers', () => {
     const err = refusal(() => impersonate(request({ 'impersonate-group': ['devs'] }), ADMIN, rbac));
     assert.equal(err.code, 400);
     assert.equal(err.message, 'requested impersonation of groups without impersonating a user');
+  });
+
+  it('an empty Impersonate-User is no user: alone it changes nothing, with groups it is refused', () => {
+    assert.equal(impersonate(request({ 'impersonate-user': [''] }), DEPLOYER, rbac), DEPLOYER);
+    const err = refusal(() => impersonate(request({ 'impersonate-user': [''], 'impersonate-group': ['devs'] }), ADMIN, rbac));
+    assert.equal(err.message, 'requested impersonation of groups without impersonating a user');
+  });
+
+  it('given groups naming system:authenticated or system:unauthenticated get no system:authenticated added', () => {
+    const as = (groups: string[]) => impersonate(request({ 'impersonate-user': ['alice'], 'impersonate-group': groups }), ADMIN, rbac).groups;
+    assert.deepEqual(as(['system:authenticated', 'devs']), ['system:authenticated', 'devs']);
+    assert.deepEqual(as(['system:unauthenticated']), ['system:unauthenticated']);
+  });
+
+  it('system:anonymous is in system:unauthenticated, once', () => {
+    const as = (groups: string[]) => impersonate(request({ 'impersonate-user': ['system:anonymous'], 'impersonate-group': groups }), ADMIN, rbac).groups;
+    assert.deepEqual(impersonate(request({ 'impersonate-user': ['system:anonymous'] }), ADMIN, rbac).groups, ['system:unauthenticated']);
+    assert.deepEqual(as(['devs']), ['devs', 'system:unauthenticated']);
+    assert.deepEqual(as(['system:unauthenticated', 'devs']), ['system:unauthenticated', 'devs']);
   });
 
   it('a user without groups is in system:authenticated only', () => {
