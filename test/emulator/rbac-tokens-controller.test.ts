@@ -121,6 +121,14 @@ describe('emulator service-account tokens (in process)', () => {
     );
   });
 
+  it('a ServiceAccount deleted and recreated at once: its old token Secret (the old uid) is deleted all the same', async () => {
+    store.delete(KINDS.serviceAccount, 'team', 'robot');
+    store.create(KINDS.serviceAccount, serviceAccount('robot', 'team'));
+    await settle();
+    assert.deepEqual(deletions, ['team/robot-token by system:kube-controller-manager']);
+    assert.equal(store.get(KINDS.secret, 'team', 'robot-token'), undefined);
+  });
+
   it('a token Secret naming a missing ServiceAccount is deleted as kube-controller-manager', async () => {
     store.create(KINDS.secret, secret('ghost-token', 'team', 'ghost'));
     await settle();
