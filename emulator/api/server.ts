@@ -206,7 +206,7 @@ export class ApiServer {
       if (rbac) {
         // The admin path pays one header lookup; only RBAC-governed users are authorized rule by rule.
         if (req.headers['impersonate-user'] !== undefined || req.headers['impersonate-group'] !== undefined) auth = impersonate(req, auth, rbac);
-        if (auth.groups) authorizeRequest(rbac, attributesOf({ user: auth.user, groups: auth.groups }, route, method, watch, url.pathname));
+        if (auth.groups) authorizeRequest(rbac, attributesOf({ user: auth.user, groups: auth.groups }, route, method, watch, url.pathname, url.searchParams));
         const review = accessReviewKind(route, method);
         if (review) {
           await answerAccessReview(req, res, review, auth, rbac);

@@ -143,9 +143,13 @@ function* appliedBindings(store: StoreReader, kinds: RbacKinds, who: { user: str
   }
 }
 
-/** The errors of missing roles as the RBAC authorizer aggregates them (`RBAC: a` or `RBAC: [a, b]`). */
+/**
+ * The errors of missing roles as the RBAC authorizer aggregates them (apimachinery's utilerrors aggregate:
+ * `a`, or `[a, b]` for several, each distinct message once).
+ */
 function aggregate(errors: string[]): string {
-  return errors.length === 1 ? errors[0] : `[${errors.join(', ')}]`;
+  const distinct = [...new Set(errors)];
+  return distinct.length === 1 ? distinct[0] : `[${distinct.join(', ')}]`;
 }
 
 /** Decide one request against the RBAC objects in `store`. */

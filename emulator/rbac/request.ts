@@ -9,6 +9,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { badRequest } from '../api/errors';
 import { parseJsonBody, readBody, sendJson } from '../api/http-io';
 import { decodeProtobufObject, PROTOBUF_MEDIA_TYPE } from '../api/protobuf';
+import { FieldGetter, parseFieldSelector } from '../api/selectors';
 import type { Authenticated } from '../api/auth';
 import type { Route } from '../api/router';
 import type { StoreReader } from '../api/types';
@@ -21,7 +22,10 @@ export interface RbacContext {
   kinds: RbacKinds;
 }
 
-/** The RBAC verb of a request (RequestInfoFactory: GET item/collection/watch, POST, PUT, PATCH, DELETE). */
+/**
+ * The RBAC verb of a resource request (RequestInfoFactory: GET or HEAD item/collection/watch, POST, PUT, PATCH,
+ * DELETE; any other method has the empty verb, which only a `*` rule matches).
+ */
 function verbOf(method: string, hasName: boolean, watch: boolean): string {
   switch (method) {
     case 'GET':
@@ -36,30 +40,66 @@ function verbOf(method: string, hasName: boolean, watch: boolean): string {
     case 'DELETE':
       return hasName ? 'delete' : 'deletecollection';
     default:
-      return method.toLowerCase();
+      return '';
   }
 }
 
-/** The authorizer attributes of a request. */
-export function attributesOf(auth: { user: string; groups: string[] }, route: Route, method: string, watch: boolean, path: string): RequestAttributes {
-  if (route.type !== 'resource') return { user: auth.user, groups: auth.groups, verb: method === 'GET' || method === 'HEAD' ? 'get' : method.toLowerCase(), path };
-  // The name of a Namespace is its namespace, as RequestInfoFactory records it.
-  const namespace = route.namespace ?? (route.group === '' && route.plural === 'namespaces' ? route.name : undefined);
+/** Every field label parses here: the request-info step reads a selector generically, before the kind's labels count. */
+const ANY_FIELD = new Proxy({} as Record<string, FieldGetter>, {
+  getOwnPropertyDescriptor: () => ({ value: () => undefined, configurable: true, enumerable: true, writable: false }),
+});
+
+/**
+ * The name a list or watch narrows to with `fieldSelector=metadata.name=<name>` (RequestInfoFactory: the first
+ * exact `metadata.name` requirement of a selector that parses, if the name is a valid path segment).
+ */
+function selectedName(query: URLSearchParams): string | undefined {
+  let requirements;
+  try {
+    requirements = parseFieldSelector(query.get('fieldSelector') ?? undefined, ANY_FIELD).requirements;
+  } catch {
+    return undefined;
+  }
+  const name = requirements.find((r) => r.field === 'metadata.name' && r.operator === '=')?.value;
+  return name === undefined || name === '.' || name === '..' || /[/%]/.test(name) ? undefined : name;
+}
+
+/** The authorizer attributes of a request (`query`: its query string, read for a list's field selector). */
+export function attributesOf(auth: { user: string; groups: string[] }, route: Route, method: string, watch: boolean, path: string, query = new URLSearchParams()): RequestAttributes {
+  // A non-resource request's verb is its method in lower case (HEAD is `head`, not `get`).
+  if (route.type !== 'resource') return { user: auth.user, groups: auth.groups, verb: method.toLowerCase(), path };
+  // The name of a Namespace is its namespace, as RequestInfoFactory records it, except for a PATCH of the
+  // Namespace itself (server-side apply creating it): that one is cluster-scoped.
+  const ownNamespace = route.group === '' && route.plural === 'namespaces' && !(method === 'PATCH' && route.subresource === undefined);
+  const namespace = route.namespace ?? (ownNamespace ? route.name : undefined);
+  const verb = verbOf(method, route.name !== undefined, watch);
   return {
     user: auth.user,
     groups: auth.groups,
-    verb: verbOf(method, route.name !== undefined, watch),
+    verb,
     apiGroup: route.group,
     resource: route.plural,
     subresource: route.subresource,
     namespace,
-    name: route.name,
+    name: route.name ?? (verb === 'list' || verb === 'watch' ? selectedName(query) : undefined),
   };
 }
 
+/** Every value of a header, one per header line (Node joins repeated custom headers with `, ` in `headers`). */
 function headerList(req: IncomingMessage, name: string): string[] {
-  const v = req.headers[name];
-  return v === undefined ? [] : Array.isArray(v) ? v : [v];
+  return req.headersDistinct[name] ?? [];
+}
+
+const AUTHENTICATED = 'system:authenticated';
+const UNAUTHENTICATED = 'system:unauthenticated';
+
+/**
+ * The groups of an impersonated user, as WithImpersonation completes them: system:anonymous gets
+ * system:unauthenticated, anyone else system:authenticated, unless the given groups already name either.
+ */
+function withAllGroup(user: string, groups: string[]): string[] {
+  if (user === 'system:anonymous') return groups.includes(UNAUTHENTICATED) ? groups : [...groups, UNAUTHENTICATED];
+  return groups.includes(AUTHENTICATED) || groups.includes(UNAUTHENTICATED) ? groups : [...groups, AUTHENTICATED];
 }
 
 /**
@@ -67,7 +107,8 @@ function headerList(req: IncomingMessage, name: string): string[] {
  * and each group; the result is RBAC-governed. Without headers, `auth` is returned as is.
  */
 export function impersonate(req: IncomingMessage, auth: Authenticated, rbac: RbacContext): Authenticated {
-  const [user] = headerList(req, 'impersonate-user');
+  // An empty Impersonate-User asks for no user (upstream reads the header's first value and wants it non-empty).
+  const user = headerList(req, 'impersonate-user')[0] || undefined;
   const groups = headerList(req, 'impersonate-group');
   if (user === undefined) {
     if (groups.length > 0) throw badRequest('requested impersonation of groups without impersonating a user');
@@ -87,8 +128,8 @@ export function impersonate(req: IncomingMessage, auth: Authenticated, rbac: Rba
       if (!d.allowed) throw forbiddenStatus(a, d.reason);
     }
   }
-  const impliedGroups = groups.length > 0 ? groups : sa ? serviceAccountUser(sa[1], sa[2]).groups.filter((g) => g !== 'system:authenticated') : [];
-  return { user, anonymous: false, groups: [...impliedGroups, 'system:authenticated'] };
+  const impliedGroups = groups.length > 0 ? groups : sa ? serviceAccountUser(sa[1], sa[2]).groups.filter((g) => g !== AUTHENTICATED) : [];
+  return { user, anonymous: false, groups: withAllGroup(user, impliedGroups) };
 }
 
 /** Throw kube-apiserver's 403 unless RBAC allows the request. */

@@ -26,6 +26,11 @@ export const SA_UID_ANNOTATION = 'kubernetes.io/service-account.uid';
 const ISSUER = 'kubernetes/serviceaccount';
 const CLAIM = 'kubernetes.io/serviceaccount/';
 const MANAGER = 'kube-controller-manager';
+/**
+ * Who the tokens controller writes as: kube-controller-manager starts it with its root client builder (its own
+ * credentials, not a per-controller service account), so admission sees system:kube-controller-manager.
+ */
+const CONTROLLER_USER = 'system:kube-controller-manager';
 
 /** An authenticated service account. */
 export interface ServiceAccountUser {
@@ -129,7 +134,7 @@ export function installServiceAccountTokens(store: Store, clock: Clock, caCert: 
     if (type === 'sa') {
       // A ServiceAccount gone: its token Secrets go too.
       if (store.get(kinds.serviceAccount, namespace, name)) return;
-      for (const s of tokenSecretsOf(namespace!, name)) store.delete(kinds.secret, namespace, s.metadata.name!, { user: 'system:serviceaccount:kube-system:tokens-controller' });
+      for (const s of tokenSecretsOf(namespace!, name)) store.delete(kinds.secret, namespace, s.metadata.name!, { user: CONTROLLER_USER });
       return;
     }
     const secret = store.get(kinds.secret, namespace, name);
@@ -138,7 +143,7 @@ export function installServiceAccountTokens(store: Store, clock: Clock, caCert: 
     const sa = store.get(kinds.serviceAccount, namespace, annotations[SA_NAME_ANNOTATION] ?? '');
     const wantUid = annotations[SA_UID_ANNOTATION];
     if (!sa || (wantUid && wantUid !== sa.metadata.uid)) {
-      store.delete(kinds.secret, namespace, name, { user: 'system:serviceaccount:kube-system:tokens-controller' });
+      store.delete(kinds.secret, namespace, name, { user: CONTROLLER_USER });
       return;
     }
     const data = { ...((secret.data as Record<string, string> | undefined) ?? {}) };
@@ -152,7 +157,7 @@ export function installServiceAccountTokens(store: Store, clock: Clock, caCert: 
     if (needsToken) data.token = Buffer.from(mintToken(sa, secret)).toString('base64');
     secret.data = data;
     secret.metadata.annotations = { ...annotations, [SA_NAME_ANNOTATION]: String(sa.metadata.name), [SA_UID_ANNOTATION]: String(sa.metadata.uid) };
-    store.update(kinds.secret, secret, { fieldManager: MANAGER, user: 'system:serviceaccount:kube-system:tokens-controller' });
+    store.update(kinds.secret, secret, { fieldManager: MANAGER, user: CONTROLLER_USER });
   };
 
   const controller = new Controller({ name: 'serviceaccount-tokens-controller', clock, reconcile, errors })
