@@ -81,6 +81,13 @@ describe('NAD webhooks: exact messages, what they leave alone, the setting delet
       assert.deepEqual(refusedWith(() => create(nad('test', 'trunk0', conf))), { code: 500, message: `${NET_DENIED}can't create nad test/trunk0 because incorrect trunk id parameter 0` });
     });
 
+    it('a cluster-network label that differs is reported against the bridge name without -br (N15)', () => {
+      assert.deepEqual(refusedWith(() => create(nad('test', 'n', VLAN_CONFIG, { labels: { [CN_LABEL]: 'other-cn' } }))), {
+        code: 500,
+        message: `${NET_DENIED}can't create nad test/n because the nad label other-cn does not match bridge name test-cn`,
+      });
+    });
+
     it('an empty cluster-network label is not compared with the bridge', () => {
       create(nad('test', 'empty-label', VLAN_CONFIG, { labels: { [CN_LABEL]: '' } }));
       assert.ok(stored('test', 'empty-label'));
