@@ -47,7 +47,7 @@ describe('Harvester VM webhooks: affinity, cause fields, reservedMemory, recompu
       const config = { cniVersion: '0.3.1', name: 'unlabelled', type: 'bridge', bridge: 'mgmt-br', promiscMode: true, vlan: 200, ipam: {} };
       sim.store.create(sim.kinds.nad, { apiVersion: 'k8s.cni.cncf.io/v1', kind: 'NetworkAttachmentDefinition', metadata: { name: 'unlabelled', namespace: 'default' }, spec: { config: JSON.stringify(config) } });
       const vm = sim.store.create(sim.kinds.vm, nodeDriverVm('no-label', { network: 'default/unlabelled' }));
-      assert.equal(podSpec(vm).affinity, undefined);
+      assert.equal(requiredTerms(vm), undefined);
     });
 
     it('drops a stale cpumanager rule from a VM without dedicated CPUs, keeping the user\'s rules', () => {
