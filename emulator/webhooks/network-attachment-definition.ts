@@ -61,7 +61,7 @@ function checkNadConfig(req: AdmissionRequest, kinds: HarvesterKinds, nad: KubeO
   checkVlan(conf);
   const cnName = clusterNetworkOfBridge(conf);
   const label = nad.metadata.labels?.[LABEL_CLUSTER_NETWORK];
-  if (label !== undefined && label !== '' && label !== cnName) throw new Error(`the nad label ${label} does not match bridge name ${conf.bridge}`);
+  if (label !== undefined && label !== '' && label !== cnName) throw new Error(`the nad label ${label} does not match bridge name ${cnName}`);
   const cn = clusterNetworkFor(req.store, kinds, conf);
   const cnMtu = clusterNetworkMtu(req.store, kinds, cn, label ?? '');
   if (!sameMtu(conf.mtu ?? 0, cnMtu)) throw new Error(`nad MTU ${conf.mtu ?? 0} does not match cluster network MTU ${cnMtu}`);

@@ -7,7 +7,8 @@
  *   limits change; `architecture: amd64` (KubeVirt's defaulter);
  * - `terminationGracePeriodSeconds` from Setting `default-vm-termination-grace-period-seconds` (120);
  * - required node affinity `network.harvesterhci.io/<cluster network> In ["true"]` for each Multus network,
- *   added to every term (patchAffinity; the NAD label `network.harvesterhci.io/clusternetwork`, default mgmt),
+ *   added to every term (patchAffinity; the NAD label `network.harvesterhci.io/clusternetwork`: a NAD without the
+ *   label adds no rule, getNodeSelectorRequirementFromNetwork, tags v1.6.1 to v1.8.0),
  *   and `cpumanager In ["true"]` with dedicated CPU placement (addNodeSelectorTerms);
  * - on update, interface `macAddress` from the persisted annotation `harvesterhci.io/mac-address`.
  * Validator (…/virtualmachine/validator.go): volumeClaimTemplates annotation parses and names each PVC; a PVC
@@ -39,8 +40,8 @@ function clusterNetworks(podSpec: Record<string, unknown>, namespace: string, st
     const name = field<string>(network, 'multus', 'networkName');
     if (!name) continue;
     const [ns, nadName] = name.includes('/') ? name.split('/') : [namespace, name];
-    const nad = store.get(kinds.nad, ns, nadName);
-    if (nad) out.add(nad.metadata.labels?.[LABEL_CLUSTER_NETWORK] ?? 'mgmt');
+    const clusterNetwork = store.get(kinds.nad, ns, nadName)?.metadata.labels?.[LABEL_CLUSTER_NETWORK];
+    if (clusterNetwork !== undefined) out.add(clusterNetwork);
   }
   return [...out].sort();
 }
