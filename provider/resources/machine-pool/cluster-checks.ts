@@ -116,8 +116,10 @@ export async function checkAgainstCluster(client: HarvesterClient, raw: Obj, inP
     const { namespace: nns, name: nname } = parseRef(net);
     tasks.push(client.networks.get(nname, nns).then(async (nad) => {
       if (!nad) return void missing(networkMissing(`networks[${i}].network`, net));
-      // Harvester pins VMs of this network to hosts labelled network.harvesterhci.io/<cluster network>=true.
-      const clusterNetwork = nad.metadata.labels?.[CLUSTER_NETWORK_LABEL] ?? 'mgmt';
+      // Harvester pins VMs of this network to hosts labelled network.harvesterhci.io/<cluster network>=true; for a
+      // NAD its network controller has not labelled, its VM mutator adds no rule (docs/design/capacity.md §hosts).
+      const clusterNetwork = nad.metadata.labels?.[CLUSTER_NETWORK_LABEL];
+      if (!clusterNetwork) return;
       clusterNetworks.add(clusterNetwork);
       const attached = (await listHosts()).some((h) => h.metadata.labels?.[`${CLUSTER_NETWORK_KEY_PREFIX}${clusterNetwork}`] === 'true');
       if (!attached) failures.push(clusterNetworkUnreachable(`networks[${i}].network`, net, clusterNetwork));

@@ -81,12 +81,20 @@ describe('machine-pool cluster checks', () => {
       ['sshKeys[1]: KeyPair team/k does not exist. Create it in Harvester (Advanced → SSH Keys), or fix the name.']);
   });
 
-  it('defaults a VM network\'s cluster network to mgmt, and lists host zones sorted', async () => {
+  it('a VM network places its VMs on its cluster network\'s hosts; an unlabelled one places nothing; host zones listed sorted', async () => {
     const nodes = [{ metadata: { name: 'h2', labels: { 'topology.kubernetes.io/zone': 'zb' } } }, { metadata: { name: 'h1', labels: { 'topology.kubernetes.io/zone': 'za' } } }];
-    const c = client({ nodes, networks: [{ metadata: { name: 'net', namespace: 'default' } }] });
-    const got = await reasons(c, { name: 'p', networks: [{ network: 'net' }], zones: ['zc'] });
-    assert.match(got[0], /^networks\[0\]\.network: VM network default\/net runs on cluster network "mgmt", but no Harvester host carries the label network\.harvesterhci\.io\/mgmt=true/);
+    const networks = [
+      { metadata: { name: 'net', namespace: 'default', labels: { 'network.harvesterhci.io/clusternetwork': 'data' } } },
+      // Not labelled (yet) by Harvester's network controller: its VM mutator adds no node-affinity rule for it.
+      { metadata: { name: 'bare', namespace: 'default' } },
+    ];
+    const c = client({ nodes, networks });
+    const got = await reasons(c, { name: 'p', networks: [{ network: 'net' }, { network: 'bare' }], zones: ['zc'] });
+    assert.equal(got.length, 2, got.join('\n'));
+    assert.match(got[0], /^networks\[0\]\.network: VM network default\/net runs on cluster network "data", but no Harvester host carries the label network\.harvesterhci\.io\/data=true/);
     assert.match(got[1], /^zones\[0\]: no Harvester host is in zone "zc" \(zones on hosts: za, zb\)/);
+    const check = await checkAgainstCluster(c, { name: 'p', networks: [{ network: 'bare' }] });
+    assert.deepEqual([check.failures, check.clusterNetworks], [[], []], 'an unlabelled network constrains no host');
   });
 
   it('without a complete context, names foreign VMs and Secrets at the lowest indexes a scale-up would take, not those of its own VMs', async () => {
