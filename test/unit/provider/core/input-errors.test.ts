@@ -89,6 +89,11 @@ describe('check failures from zod issues (input-errors.ts)', () => {
     ]);
   });
 
+  it('keeps a rule\'s own message on a secret input: the models\' refinements never quote the value', () => {
+    const issue = { code: 'custom', path: ['userData'], message: 'must start with "#cloud-config"', input: 'secret-ish' } as unknown as z.core.$ZodIssue;
+    assert.deepEqual(issuesToFailures([issue], { userData: 'secret-ish' }, { secretInputs: ['userData'] }), [{ property: 'userData', reason: 'must start with "#cloud-config"' }]);
+  });
+
   it('reports one problem once', () => {
     const issue = { code: 'custom', path: ['name'], message: 'is taken', input: 'a' } as unknown as z.core.$ZodIssue;
     assert.deepEqual(issuesToFailures([issue, issue], { name: 'a' }), [{ property: 'name', reason: 'is taken' }]);
