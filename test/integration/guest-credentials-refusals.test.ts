@@ -6,13 +6,10 @@
  * for and the timeout to raise.
  */
 import assert from 'node:assert/strict';
-import { HarvesterClient } from '../../provider/client/harvester-client';
 import type { KubeObject } from '../../provider/client/objects';
-import { createGuestClusterCredentialsProvider } from '../../provider/resources/guest-cluster-credentials/handlers';
 import type { GuestClusterCredentialsOutputs } from '../../provider/resources/guest-cluster-credentials/model';
-import { eventually, startTestEmulator, type TestEmulator } from '../support/emulator-harness';
-import { acceptanceMode } from '../support/target';
-import { fastConnect } from '../support/fast-connect';
+import { eventually } from '../support/emulator-harness';
+import { guestCredentialsEmulator } from '../support/guest-credentials-emulator';
 
 type Raw = Record<string, unknown>;
 const NS = 'gc-rf';
@@ -22,25 +19,9 @@ const RELEASE = { metadata: { finalizers: null } };
 
 describe('GuestClusterCredentials refusals and timeouts: what the user reads', function () {
   this.timeout(60_000);
-  let t: TestEmulator;
-  let admin: HarvesterClient;
-  const creds = createGuestClusterCredentialsProvider({ connect: fastConnect() });
-  const args = (clusterName: string, extra: Raw = {}): Raw => ({ kubeconfig: t.emulator.kubeconfig, clusterName, namespace: NS, timeouts: { create: '10s', update: '10s', delete: '10s' }, ...extra });
+  const h = guestCredentialsEmulator(NS);
+  const { creds, args, created } = h;
   const failed = (call: Promise<unknown>) => call.then(() => assert.fail('expected a failure'), (e: Error) => e.message);
-
-  before(async function () {
-    if (acceptanceMode()) this.skip();
-    t = await startTestEmulator();
-    admin = await HarvesterClient.connect({ kubeconfig: t.emulator.kubeconfig });
-    await admin.namespaces.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } });
-  });
-  after(async () => t?.stop());
-
-  async function created(clusterName: string, extra: Raw = {}): Promise<GuestClusterCredentialsOutputs> {
-    const checked = await creds.check({}, args(clusterName, extra));
-    assert.deepEqual(checked.failures ?? [], []);
-    return (await creds.create(checked.inputs!)).outs as GuestClusterCredentialsOutputs;
-  }
 
   it('check names a missing namespace and what to name instead', async () => {
     const r = await creds.check({}, args('gc-n', { namespace: 'nowhere' }));
@@ -48,18 +29,18 @@ describe('GuestClusterCredentials refusals and timeouts: what the user reads', f
   });
 
   it('without Harvester\'s cloudprovider ClusterRole, check refuses and create stops before its first write, saying why', async () => {
-    const role = (await admin.clusterRoles.get('harvesterhci.io:cloudprovider'))!;
-    await admin.clusterRoles.delete('harvesterhci.io:cloudprovider');
+    const role = (await h.admin.clusterRoles.get('harvesterhci.io:cloudprovider'))!;
+    await h.admin.clusterRoles.delete('harvesterhci.io:cloudprovider');
     try {
       const reason = `ClusterRole harvesterhci.io:cloudprovider does not exist on the cluster (Harvester's chart installs it: is this a Harvester cluster, of v1.2 or later?): the RoleBinding in ${NS} would grant nothing`;
       assert.deepEqual((await creds.check({}, args('gc-p'))).failures, [{ property: 'namespace', reason }]);
-      const mark = t.emulator.journal.mark();
+      const mark = h.t.emulator.journal.mark();
       const message = await failed(creds.create({ ...args('gc-p'), serviceAccountName: 'gc-p', bindCsiDriverRole: true }));
       assert.ok(message.startsWith(`ServiceAccount ${NS}/gc-p cannot be created: the cluster refuses the inputs:`), message);
       assert.ok(message.includes(reason), message);
-      assert.deepEqual(t.emulator.journal.entries({ since: mark }).filter((e) => !['get', 'list', 'watch'].includes(e.verb ?? '')), []);
+      assert.deepEqual(h.t.emulator.journal.entries({ since: mark }).filter((e) => !['get', 'list', 'watch'].includes(e.verb ?? '')), []);
     } finally {
-      await admin.clusterRoles.create({ apiVersion: role.apiVersion, kind: role.kind, metadata: { name: role.metadata.name, labels: role.metadata.labels }, rules: (role as KubeObject & { rules?: unknown }).rules } as KubeObject);
+      await h.admin.clusterRoles.create({ apiVersion: role.apiVersion, kind: role.kind, metadata: { name: role.metadata.name, labels: role.metadata.labels }, rules: (role as KubeObject & { rules?: unknown }).rules } as KubeObject);
     }
   });
 
@@ -67,9 +48,9 @@ describe('GuestClusterCredentials refusals and timeouts: what the user reads', f
     const subjects = [{ kind: 'User', name: 'ops', apiGroup: RBAC }];
     const roleRef = { apiGroup: RBAC, kind: 'ClusterRole', name: 'view' };
     const theirs: [string, () => Promise<unknown>, () => Promise<unknown>][] = [
-      ['Secret gc-rf/gc-s1-token', () => admin.secrets.create({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'gc-s1-token', namespace: NS }, data: {} } as never), () => admin.secrets.delete('gc-s1-token', { namespace: NS })],
-      ['RoleBinding gc-rf/gc-rf-gc-s2', () => admin.roleBindings.create({ apiVersion: `${RBAC}/v1`, kind: 'RoleBinding', metadata: { name: `${NS}-gc-s2`, namespace: NS }, subjects, roleRef } as never), () => admin.roleBindings.delete(`${NS}-gc-s2`, { namespace: NS })],
-      ['ClusterRoleBinding gc-rf-gc-s3', () => admin.clusterRoleBindings.create({ apiVersion: `${RBAC}/v1`, kind: 'ClusterRoleBinding', metadata: { name: `${NS}-gc-s3` }, subjects, roleRef } as never), () => admin.clusterRoleBindings.delete(`${NS}-gc-s3`)],
+      ['Secret gc-rf/gc-s1-token', () => h.admin.secrets.create({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'gc-s1-token', namespace: NS }, data: {} } as never), () => h.admin.secrets.delete('gc-s1-token', { namespace: NS })],
+      ['RoleBinding gc-rf/gc-rf-gc-s2', () => h.admin.roleBindings.create({ apiVersion: `${RBAC}/v1`, kind: 'RoleBinding', metadata: { name: `${NS}-gc-s2`, namespace: NS }, subjects, roleRef } as never), () => h.admin.roleBindings.delete(`${NS}-gc-s2`, { namespace: NS })],
+      ['ClusterRoleBinding gc-rf-gc-s3', () => h.admin.clusterRoleBindings.create({ apiVersion: `${RBAC}/v1`, kind: 'ClusterRoleBinding', metadata: { name: `${NS}-gc-s3` }, subjects, roleRef } as never), () => h.admin.clusterRoleBindings.delete(`${NS}-gc-s3`)],
     ];
     for (const [[object, make, remove], name] of theirs.map((e, i) => [e, `gc-s${i + 1}`] as const)) {
       await make();
@@ -81,64 +62,64 @@ describe('GuestClusterCredentials refusals and timeouts: what the user reads', f
   });
 
   it('a token the controller never fills times out naming the Secret awaited and timeouts.create', async () => {
-    const [rule] = t.emulator.faults.add({ match: { verb: ['list', 'watch'], resource: 'secrets', namespace: NS }, action: { type: 'latency', ms: 5000 } });
+    const [rule] = h.t.emulator.faults.add({ match: { verb: ['list', 'watch'], resource: 'secrets', namespace: NS }, action: { type: 'latency', ms: 5000 } });
     try {
       const message = await failed(creds.create({ ...args('gc-w', { timeouts: { create: '1s' } }), serviceAccountName: 'gc-w', bindCsiDriverRole: true }));
       assert.match(message, new RegExp(`Timed out after 1s waiting for Secret ${NS}/gc-w-token to hold a token and ca\\.crt\\.`));
       assert.match(message, /raise `timeouts\.create` \(now 1s\)/);
     } finally {
-      t.emulator.faults.remove(rule);
+      h.t.emulator.faults.remove(rule);
     }
     await creds.delete(`${NS}/gc-w`, { ...args('gc-w'), serviceAccountName: 'gc-w' });
   });
 
   it('a token Secret replaced by someone during the token wait is never taken for ours: the wait says so and times out', async () => {
     // The wait's list is held back, so the replacement lands between our create and the wait's first look.
-    const [rule] = t.emulator.faults.add({ match: { verb: ['list', 'watch'], resource: 'secrets', namespace: NS }, action: { type: 'latency', ms: 1500 } });
+    const [rule] = h.t.emulator.faults.add({ match: { verb: ['list', 'watch'], resource: 'secrets', namespace: NS }, action: { type: 'latency', ms: 1500 } });
     const create = failed(creds.create({ ...args('gc-x', { timeouts: { create: '3s' } }), serviceAccountName: 'gc-x' }));
     try {
-      await eventually(async () => (await admin.secrets.get('gc-x-token', NS)) !== undefined, 'our token Secret created', 10_000);
-      const ours = (await admin.secrets.get('gc-x-token', NS))!;
-      await admin.secrets.delete('gc-x-token', { namespace: NS });
+      await eventually(async () => (await h.admin.secrets.get('gc-x-token', NS)) !== undefined, 'our token Secret created', 10_000);
+      const ours = (await h.admin.secrets.get('gc-x-token', NS))!;
+      await h.admin.secrets.delete('gc-x-token', { namespace: NS });
       const { uid: _uid, resourceVersion: _rv, creationTimestamp: _at, ...metadata } = ours.metadata;
-      await admin.secrets.create({ ...ours, metadata, data: { token: Buffer.from('someone-elses').toString('base64'), 'ca.crt': Buffer.from('ca').toString('base64') } } as never);
+      await h.admin.secrets.create({ ...ours, metadata, data: { token: Buffer.from('someone-elses').toString('base64'), 'ca.crt': Buffer.from('ca').toString('base64') } } as never);
     } finally {
-      t.emulator.faults.remove(rule);
+      h.t.emulator.faults.remove(rule);
     }
     const message = await create;
     assert.match(message, new RegExp(`Timed out after 3s waiting for Secret ${NS}/gc-x-token to hold a token and ca\\.crt\\. Last seen: the Secret was replaced\\. Still pending: token\\.`));
     assert.ok(!message.includes('someone-elses') && !message.includes(Buffer.from('someone-elses').toString('base64')), 'the token is never quoted');
-    await admin.secrets.delete('gc-x-token', { namespace: NS });
+    await h.admin.secrets.delete('gc-x-token', { namespace: NS });
     await creds.delete(`${NS}/gc-x`, { ...args('gc-x'), serviceAccountName: 'gc-x' });
   });
 
   it('destroy held by a finalizer times out naming the object awaited and timeouts.delete', async () => {
     const outs = await created('gc-d', { timeouts: { delete: '1s' } });
-    await admin.serviceAccounts.mergePatch('gc-d', HOLD, { namespace: NS });
+    await h.admin.serviceAccounts.mergePatch('gc-d', HOLD, { namespace: NS });
     const message = await failed(creds.delete(`${NS}/gc-d`, outs as unknown as Raw));
     assert.match(message, new RegExp(`Timed out after 1s waiting for ServiceAccount ${NS}/gc-d to be deleted\\.`));
     assert.match(message, /raise `timeouts\.delete` \(now 1s\)/);
-    await admin.serviceAccounts.mergePatch('gc-d', RELEASE, { namespace: NS });
+    await h.admin.serviceAccounts.mergePatch('gc-d', RELEASE, { namespace: NS });
   });
 
   it('a rotation held by a finalizer times out naming timeouts.update', async () => {
     const outs = await created('gc-r', { rotationTrigger: '1', timeouts: { update: '1s' } });
-    await admin.serviceAccounts.mergePatch('gc-r', HOLD, { namespace: NS });
+    await h.admin.serviceAccounts.mergePatch('gc-r', HOLD, { namespace: NS });
     const news = (await creds.check(outs as unknown as Raw, args('gc-r', { rotationTrigger: '2', timeouts: { update: '1s' } }))).inputs!;
     const message = await failed(creds.update(`${NS}/gc-r`, outs as unknown as Raw, news));
     assert.match(message, new RegExp(`waiting for ServiceAccount ${NS}/gc-r to be deleted\\.`));
     assert.match(message, /raise `timeouts\.update` \(now 1s\)/);
-    await admin.serviceAccounts.mergePatch('gc-r', RELEASE, { namespace: NS });
+    await h.admin.serviceAccounts.mergePatch('gc-r', RELEASE, { namespace: NS });
   });
 
   it('a RoleBinding edited by hand and held by a finalizer times out at its re-making, naming timeouts.update', async () => {
     const outs = await created('gc-b', { timeouts: { update: '1s' } });
-    await admin.roleBindings.mergePatch(`${NS}-gc-b`, { ...HOLD, subjects: [{ kind: 'User', name: 'mallory', apiGroup: RBAC }] }, { namespace: NS });
+    await h.admin.roleBindings.mergePatch(`${NS}-gc-b`, { ...HOLD, subjects: [{ kind: 'User', name: 'mallory', apiGroup: RBAC }] }, { namespace: NS });
     const news = (await creds.check(outs as unknown as Raw, args('gc-b', { timeouts: { update: '1s' } }))).inputs!;
     const message = await failed(creds.update(`${NS}/gc-b`, outs as unknown as Raw, news));
     assert.match(message, new RegExp(`waiting for RoleBinding ${NS}/${NS}-gc-b to be replaced\\.`));
     assert.match(message, /raise `timeouts\.update` \(now 1s\)/);
-    await admin.roleBindings.mergePatch(`${NS}-gc-b`, RELEASE, { namespace: NS });
+    await h.admin.roleBindings.mergePatch(`${NS}-gc-b`, RELEASE, { namespace: NS });
     await creds.delete(`${NS}/gc-b`, outs as unknown as Raw);
   });
 });
