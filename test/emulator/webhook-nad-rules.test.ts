@@ -156,7 +156,20 @@ describe('NAD webhooks: exact messages, what they leave alone, the setting delet
       const written = update('test', 'n', (o) => (o.metadata.annotations = { [ROUTE]: '{"mode":"auto"}' }));
       assert.equal(written.metadata.annotations![ROUTE], '{"mode":"auto"}');
     });
-  });
+
+    // tagRouteOutdated compares only the `vlan` fields (docs/design/harvester-networks.md §"NAD mutator and labels").
+    it('a change of trunk ranges alone leaves an auto route as written (not outdated)', () => {
+      const trunk = (maxID: number) => bridgeConf({ vlan: 0, vlanTrunk: [{ minID: 3100, maxID }] });
+      create(nad('test', 'n', trunk(3104), { labels: { [CN_LABEL]: 'test-cn' }, annotations: { [ROUTE]: '{"mode":"auto"}' } }));
+      const written = update('test', 'n', setConfig(trunk(3110)));
+      assert.equal(written.metadata.annotations![ROUTE], '{"mode":"auto"}');
+    });
+
+    it('a VLAN changed to a trunk (vlan 0) drops the route, as a change to untagged does', () => {
+      create(nad('test', 'n', VLAN_CONFIG, { labels: { [CN_LABEL]: 'test-cn' }, annotations: { [ROUTE]: '{"mode":"auto"}' } }));
+      const written = update('test', 'n', setConfig(bridgeConf({ vlan: 0, vlanTrunk: [{ minID: 3100, maxID: 3104 }] })));
+      assert.equal(written.metadata.annotations?.[ROUTE], undefined);
+    });
 
   describe('delete', () => {
     it('lists every VM whose template uses the NAD, joined with ", "', () => {
