@@ -10,7 +10,8 @@
  *   a Multus network whose NAD does not exist refuses the VM);
  * - on update, interface `macAddress` from the persisted annotation `harvesterhci.io/mac-address`.
  * Validator (…/virtualmachine/validator.go): volumeClaimTemplates annotation parses and names each PVC; a PVC
- * is used by one VM only; terminationGracePeriodSeconds ≥ 0; reservedMemory < limits.memory; on update no
+ * is used by one VM only; terminationGracePeriodSeconds ≥ 0; reservedMemory < limits.memory and, with guest memory,
+ * guest + reservedMemory ≤ limits.memory (checkReservedMemoryAnnotation, v1.6.1 to master); on update no
  * shrinking (checkResizeVolumes), no storage-class change, and no growing while the VM runs.
  */
 import { AdmissionHook, AdmissionRequest, KubeObject, StoreReader } from '../api/types';
@@ -93,6 +94,16 @@ function checkSpec(vm: KubeObject, store: StoreReader, kinds: HarvesterKinds): v
     const reserved = parseQuantity(reservedText);
     if (reserved === undefined) throw denyInvalid(HARVESTER_VALIDATOR, `quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'`, reservedField);
     if (reserved >= limit) throw denyInvalid(HARVESTER_VALIDATOR, 'reservedMemory cannot be equal or greater than limits.memory', reservedField);
+    const guest = parseQuantity(field(podSpec, 'domain', 'memory', 'guest'));
+    if (guest !== undefined && guest + reserved > limit) {
+      // Quantity.Value(): whole bytes, rounded up.
+      const bytes = (q: number) => Math.ceil(q);
+      throw denyInvalid(
+        HARVESTER_VALIDATOR,
+        `guest memory ${bytes(guest)} plus reservedMemory ${bytes(reserved)} cannot be greater than limits.memory ${bytes(limit)}`,
+        reservedField,
+      );
+    }
     if (reserved < 0) throw denyInvalid(HARVESTER_VALIDATOR, 'reservedMemory cannot be less than 0', reservedField);
   }
 }
