@@ -147,7 +147,7 @@ export function networkLabels(store: StoreReader, kinds: HarvesterKinds, nad: Ku
   return labels;
 }
 
-/** mutator.go:178-221: a vlan or mode change marks an auto route outdated; a change to untagged drops the route. */
+/** mutator.go tagRouteOutdated: a vlan or mode change marks an auto route outdated; a vlan changed to 0 drops the route. */
 function mutateRoute(nad: KubeObject, old: KubeObject, conf: NetConf, oldConf: NetConf): void {
   const annotations = nad.metadata.annotations;
   const raw = annotations?.[ANN_NETWORK_ROUTE];
@@ -160,8 +160,10 @@ function mutateRoute(nad: KubeObject, old: KubeObject, conf: NetConf, oldConf: N
   }
   const oldRaw = old.metadata.annotations?.[ANN_NETWORK_ROUTE];
   const oldMode = oldRaw ? (JSON.parse(oldRaw) as { mode?: string }).mode : undefined;
-  const vlanChanged = JSON.stringify(vlanIdsOf(conf)) !== JSON.stringify(vlanIdsOf(oldConf));
-  if (vlanChanged && !conf.vlan && !(conf.vlanTrunk ?? []).length) {
+  // Only the `vlan` field counts (tagRouteOutdated compares oldConf.Vlan and newConf.Vlan): a trunk change alone
+  // leaves the route alone, and a new vlan of 0 (untagged, or a trunk) drops it.
+  const vlanChanged = (conf.vlan ?? 0) !== (oldConf.vlan ?? 0);
+  if (vlanChanged && !conf.vlan) {
     delete annotations[ANN_NETWORK_ROUTE];
   } else if (vlanChanged || (oldMode !== undefined && oldMode !== route.mode)) {
     annotations[ANN_NETWORK_ROUTE] = JSON.stringify({ ...route, outdated: route.mode === 'auto' });

@@ -6,18 +6,17 @@
  *   `overcommit-config` (vm-resources.ts: 2 CPUs / 4Gi at 1600/150 → 125m / 2730Mi), on update only when the
  *   limits change; `architecture: amd64` (KubeVirt's defaulter);
  * - `terminationGracePeriodSeconds` from Setting `default-vm-termination-grace-period-seconds` (120);
- * - required node affinity `network.harvesterhci.io/<cluster network> In ["true"]` for each Multus network,
- *   added to every term (patchAffinity; the NAD label `network.harvesterhci.io/clusternetwork`: a NAD without the
- *   label adds no rule, getNodeSelectorRequirementFromNetwork, tags v1.6.1 to v1.8.0),
- *   and `cpumanager In ["true"]` with dedicated CPU placement (addNodeSelectorTerms);
+ * - required node affinity from the Multus networks and dedicated CPUs, rebuilt on every write (vm-affinity.ts;
+ *   a Multus network whose NAD does not exist refuses the VM);
  * - on update, interface `macAddress` from the persisted annotation `harvesterhci.io/mac-address`.
  * Validator (…/virtualmachine/validator.go): volumeClaimTemplates annotation parses and names each PVC; a PVC
- * is used by one VM only; terminationGracePeriodSeconds ≥ 0; reservedMemory < limits.memory; on update no
+ * is used by one VM only; terminationGracePeriodSeconds ≥ 0; reservedMemory < limits.memory and, with guest memory,
+ * guest + reservedMemory ≤ limits.memory (checkReservedMemoryAnnotation, v1.6.1 to master); on update no
  * shrinking (checkResizeVolumes), no storage-class change, and no growing while the VM runs.
  */
 import { AdmissionHook, AdmissionRequest, KubeObject, StoreReader } from '../api/types';
 import { HarvesterKinds } from '../controllers/kinds';
-import { ANN_MAC_ADDRESS, ANN_RESERVED_MEMORY, ANN_VOLUME_CLAIM_TEMPLATES, LABEL_CLUSTER_NETWORK } from '../util/names';
+import { ANN_RESERVED_MEMORY, ANN_VOLUME_CLAIM_TEMPLATES } from '../util/names';
 import { field, isDeleting } from '../util/objects';
 import { parseQuantity } from '../util/quantity';
 import { settingText } from '../controllers/overcommit';
@@ -26,43 +25,9 @@ import { ClaimTemplate, claimTemplatesOf, requestedStorage } from '../controller
 import { persistedMacs } from '../controllers/vm-network';
 import { wantsRunning, runStrategyOf } from '../controllers/vm-status';
 import { HARVESTER_MUTATOR, HARVESTER_VALIDATOR, denyInvalid } from './admission';
+import { patchAffinity } from './vm-affinity';
 
 const ANNOTATION_FIELD = `metadata.annotations.${ANN_VOLUME_CLAIM_TEMPLATES}`;
-
-function obj(parent: Record<string, unknown>, key: string): Record<string, unknown> {
-  if (!parent[key] || typeof parent[key] !== 'object') parent[key] = {};
-  return parent[key] as Record<string, unknown>;
-}
-
-function clusterNetworks(podSpec: Record<string, unknown>, namespace: string, store: StoreReader, kinds: HarvesterKinds): string[] {
-  const out = new Set<string>();
-  for (const network of (podSpec.networks as Record<string, unknown>[] | undefined) ?? []) {
-    const name = field<string>(network, 'multus', 'networkName');
-    if (!name) continue;
-    const [ns, nadName] = name.includes('/') ? name.split('/') : [namespace, name];
-    const clusterNetwork = store.get(kinds.nad, ns, nadName)?.metadata.labels?.[LABEL_CLUSTER_NETWORK];
-    if (clusterNetwork !== undefined) out.add(clusterNetwork);
-  }
-  return [...out].sort();
-}
-
-function patchAffinity(podSpec: Record<string, unknown>, networks: string[], dedicatedCpu: boolean): void {
-  const wanted = networks.map((n) => ({ key: `network.harvesterhci.io/${n}`, operator: 'In', values: ['true'] }));
-  // Dedicated CPU placement needs a host with the CPU manager on (addNodeSelectorTerms).
-  if (dedicatedCpu) wanted.push({ key: 'cpumanager', operator: 'In', values: ['true'] });
-  if (wanted.length === 0) return;
-  const required = obj(obj(obj(podSpec, 'affinity'), 'nodeAffinity'), 'requiredDuringSchedulingIgnoredDuringExecution');
-  const terms = (required.nodeSelectorTerms as Record<string, unknown>[] | undefined) ?? [];
-  if (terms.length === 0) terms.push({ matchExpressions: [] });
-  for (const term of terms) {
-    const exprs = ((term.matchExpressions as Record<string, unknown>[] | undefined) ?? []).filter(
-      (e) => !(typeof e.key === 'string' && (e.key.startsWith('network.harvesterhci.io/') || e.key === 'cpumanager') && !wanted.some((w) => w.key === e.key)),
-    );
-    for (const w of wanted) if (!exprs.some((e) => e.key === w.key)) exprs.push({ ...w, values: [...w.values] });
-    term.matchExpressions = exprs;
-  }
-  required.nodeSelectorTerms = terms;
-}
 
 function patchMacs(podSpec: Record<string, unknown>, vm: KubeObject): void {
   const macs = persistedMacs(vm);
@@ -83,7 +48,7 @@ function mutate(req: AdmissionRequest, kinds: HarvesterKinds): void {
     podSpec.terminationGracePeriodSeconds = Number(settingText(req.store, kinds, 'default-vm-termination-grace-period-seconds') ?? 120);
   }
   if (podSpec.architecture === undefined) podSpec.architecture = 'amd64';
-  patchAffinity(podSpec, clusterNetworks(podSpec, String(vm.metadata.namespace), req.store, kinds), isDedicatedCpu(vm));
+  patchAffinity(podSpec, String(vm.metadata.namespace), isDedicatedCpu(vm), req.store, kinds);
   if (req.operation === 'UPDATE') patchMacs(podSpec, vm);
 }
 
@@ -129,6 +94,16 @@ function checkSpec(vm: KubeObject, store: StoreReader, kinds: HarvesterKinds): v
     const reserved = parseQuantity(reservedText);
     if (reserved === undefined) throw denyInvalid(HARVESTER_VALIDATOR, `quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'`, reservedField);
     if (reserved >= limit) throw denyInvalid(HARVESTER_VALIDATOR, 'reservedMemory cannot be equal or greater than limits.memory', reservedField);
+    const guest = parseQuantity(field(podSpec, 'domain', 'memory', 'guest'));
+    if (guest !== undefined && guest + reserved > limit) {
+      // Quantity.Value(): whole bytes, rounded up.
+      const bytes = (q: number) => Math.ceil(q);
+      throw denyInvalid(
+        HARVESTER_VALIDATOR,
+        `guest memory ${bytes(guest)} plus reservedMemory ${bytes(reserved)} cannot be greater than limits.memory ${bytes(limit)}`,
+        reservedField,
+      );
+    }
     if (reserved < 0) throw denyInvalid(HARVESTER_VALIDATOR, 'reservedMemory cannot be less than 0', reservedField);
   }
 }

@@ -8,7 +8,7 @@
  * both on create) are reviewed by calling the validator directly, as upstream's webhook would see them.
  */
 import { strict as assert } from 'node:assert';
-import { AdmissionRequest, KubeObject } from '../../emulator/api/types';
+import { AdmissionRequest, KubeObject, StoreReader } from '../../emulator/api/types';
 import { networkAttachmentDefinitionWebhooks } from '../../emulator/webhooks/network-attachment-definition';
 import { expectStatusError, HarvesterSim, startHarvesterSim } from './harvester-fixture';
 
@@ -62,9 +62,9 @@ describe('NAD webhooks: exact messages, what they leave alone, the setting delet
     return { code: err.status.code, message: err.status.message };
   }
   /** The network webhook's validator, called as the apiserver would call it. */
-  function review(req: Omit<AdmissionRequest, 'kind' | 'store' | 'dryRun'>): void {
+  function review(req: Omit<AdmissionRequest, 'kind' | 'store' | 'dryRun'>, store: StoreReader = sim.store): void {
     const validator = networkAttachmentDefinitionWebhooks(sim.kinds).find((h) => h.name === 'validator.harvester-system.harvester-network-webhook')!;
-    validator.validate!({ ...req, kind: sim.kinds.nad, dryRun: false, store: sim.store });
+    validator.validate!({ ...req, kind: sim.kinds.nad, dryRun: false, store });
   }
   const reviewRefusal = (req: Omit<AdmissionRequest, 'kind' | 'store' | 'dryRun'>) => refusedWith(() => review(req));
 
@@ -156,6 +156,20 @@ describe('NAD webhooks: exact messages, what they leave alone, the setting delet
       const written = update('test', 'n', (o) => (o.metadata.annotations = { [ROUTE]: '{"mode":"auto"}' }));
       assert.equal(written.metadata.annotations![ROUTE], '{"mode":"auto"}');
     });
+
+    // tagRouteOutdated compares only the `vlan` fields (docs/design/harvester-networks.md §"NAD mutator and labels").
+    it('a change of trunk ranges alone leaves an auto route as written (not outdated)', () => {
+      const trunk = (maxID: number) => bridgeConf({ vlan: 0, vlanTrunk: [{ minID: 3100, maxID }] });
+      create(nad('test', 'n', trunk(3104), { labels: { [CN_LABEL]: 'test-cn' }, annotations: { [ROUTE]: '{"mode":"auto"}' } }));
+      const written = update('test', 'n', setConfig(trunk(3110)));
+      assert.equal(written.metadata.annotations![ROUTE], '{"mode":"auto"}');
+    });
+
+    it('a VLAN changed to a trunk (vlan 0) drops the route, as a change to untagged does', () => {
+      create(nad('test', 'n', VLAN_CONFIG, { labels: { [CN_LABEL]: 'test-cn' }, annotations: { [ROUTE]: '{"mode":"auto"}' } }));
+      const written = update('test', 'n', setConfig(bridgeConf({ vlan: 0, vlanTrunk: [{ minID: 3100, maxID: 3104 }] })));
+      assert.equal(written.metadata.annotations?.[ROUTE], undefined);
+    });
   });
 
   describe('delete', () => {
@@ -177,8 +191,15 @@ describe('NAD webhooks: exact messages, what they leave alone, the setting delet
     });
 
     it('a kube-ovn NAD is deleted without looking at its users (reviewed directly)', () => {
-      sim.store.create(sim.kinds.vm, haltedVm('test', 'vm1', 'test/ovn'));
-      assert.doesNotThrow(() => review({ operation: 'DELETE', oldObject: nad('test', 'ovn', { type: 'kube-ovn', provider: 'ovn.test.ovn' }, {}) }));
+      // A VM on a NAD that is not stored cannot be created (Harvester's VM mutator looks the NAD up), so the
+      // VM using the kube-ovn NAD is only in the store the validator reads.
+      const users = { items: [haltedVm('test', 'vm1', 'test/ovn')], resourceVersion: '1' };
+      const withUser: StoreReader = {
+        get: (kind, ns, name) => sim.store.get(kind, ns, name),
+        list: (kind, options) => (kind === sim.kinds.vm ? users : sim.store.list(kind, options)),
+        listShared: (kind, options) => (kind === sim.kinds.vm ? users : sim.store.listShared(kind, options)),
+      };
+      assert.doesNotThrow(() => review({ operation: 'DELETE', oldObject: nad('test', 'ovn', { type: 'kube-ovn', provider: 'ovn.test.ovn' }, {}) }, withUser));
     });
 
     it('a config that no longer decodes is refused with the update wording, wrapped once (reviewed directly)', () => {

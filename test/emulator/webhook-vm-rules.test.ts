@@ -123,6 +123,19 @@ describe('Harvester VM webhooks: affinity, cause fields, reservedMemory, recompu
       assert.deepEqual(invalid(() => sim.store.create(sim.kinds.vm, withReserved('nonsense', 'lots'))), { code: 422, message: VALIDATOR + message, causes: cause(message, RESERVED_FIELD) });
     });
 
+    it('refuses guest memory plus reservedMemory over limits.memory, in bytes (an update that keeps the limits)', () => {
+      sim.store.create(sim.kinds.vm, withReserved('over', '256Mi'));
+      const vm = getVm('over');
+      podSpec(vm).domain.memory.guest = '3900Mi'; // the mutator left 3840Mi; limits and annotation unchanged
+      const message = 'guest memory 4089446400 plus reservedMemory 268435456 cannot be greater than limits.memory 4294967296';
+      assert.deepEqual(invalid(() => sim.store.update(sim.kinds.vm, vm)), { code: 422, message: VALIDATOR + message, causes: cause(message, RESERVED_FIELD) });
+    });
+
+    it('admits guest memory plus reservedMemory equal to limits.memory', () => {
+      sim.store.create(sim.kinds.vm, withReserved('exact', '256Mi'));
+      assert.equal(podSpec(getVm('exact')).domain.memory.guest, '3840Mi');
+    });
+
     it('admits a value just under limits.memory (the mutator skipped: no overcommit-config)', () => {
       dropOvercommit();
       sim.store.create(sim.kinds.vm, withReserved('under', '4095Mi'));

@@ -73,6 +73,8 @@ describe('HarvesterNetwork users: a bare network name from its own namespace cou
 
   it('a bare name from another namespace means that namespace\'s network: no user, the VLAN change passes and delete goes ahead', async () => {
     const { id, outs } = await created('elsewhere', 53);
+    // team-b's own network of that name: Harvester's VM mutator refuses a VM whose NAD does not exist.
+    await network.create((await network.check({}, { ...args('elsewhere', { vlan: 55 }), namespace: 'team-b' })).inputs!);
     await runningVm('web-1', 'team-b', 'elsewhere');
     await stoppedVm('db-1', 'team-b', 'elsewhere');
     const r = await network.check(outs, args('elsewhere', { vlan: 54 }));
