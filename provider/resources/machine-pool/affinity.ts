@@ -191,3 +191,27 @@ export function mentionsNodeKey(raw: Obj | undefined, key: string): boolean {
     [...((term?.matchExpressions ?? []) as Obj[]), ...((term?.matchFields ?? []) as Obj[])].some((e) =>
       typeof e?.key === 'string' && (key.endsWith('/') ? e.key.startsWith(key) : e.key === key)));
 }
+
+/** The node label Harvester's VM mutator sets, and takes back, for dedicated CPU placement (KubeVirt's CPUManager). */
+const CPU_MANAGER_KEY = 'cpumanager';
+
+/**
+ * What Harvester's VM mutator would take out of `raw`'s required node selector terms, as check failures
+ * [property, reason] (docs/design/harvester-vms.md §"Node affinity from networks"): it removes every `cpumanager`
+ * rule, and it drops a term left without matchExpressions, its matchFields with it. Such a rule would never apply
+ * and the VMs would read back without it, drifting after every up. With zones, every term gets the zone's
+ * expression (rule 3), so no term is left empty. Network keys are refused apart (validate.ts).
+ */
+export function mutatorStrippedTerms(raw: Obj, noZones: boolean): [string, string][] {
+  const out: [string, string][] = [];
+  (requiredTerms(raw) ?? []).forEach((term, i) => {
+    const property = `affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[${i}]`;
+    const exprs = (Array.isArray(term?.matchExpressions) ? term.matchExpressions : []) as Obj[];
+    if (exprs.some((e) => e?.key === CPU_MANAGER_KEY)) {
+      out.push([property, `uses the ${CPU_MANAGER_KEY} key: Harvester sets it itself for dedicated CPU placement and removes it otherwise. Remove that expression.`]);
+    } else if (noZones && exprs.length === 0) {
+      out.push([property, 'has no matchExpressions of its own: Harvester\'s VM mutator drops such a term (matchFields and all), so it would never apply. Express it with matchExpressions, e.g. { key: "kubernetes.io/hostname", operator: "In", values: [...] } for hosts by name.']);
+    }
+  });
+  return out;
+}

@@ -7,7 +7,7 @@ import type { CheckFailure } from '../../core/types';
 import { inputErrorMap, issuesToFailures, schemaKeys } from '../../core/input-errors';
 import { containsUnknown, isUnknown } from '../../core/unknowns';
 import { withDefaultsAroundUnknowns } from '../../core/validate-model';
-import { CLUSTER_NETWORK_KEY_PREFIX, ZONE_KEY, affinityZonePin, mentionsNodeKey } from './affinity';
+import { CLUSTER_NETWORK_KEY_PREFIX, ZONE_KEY, affinityZonePin, mentionsNodeKey, mutatorStrippedTerms } from './affinity';
 import { networkDataProblem, userDataProblem } from './cloud-config';
 import { labelMapProblems } from '../../core/labels';
 import { SECRET_INPUTS, machinePoolSchema, type MachinePoolInputs } from './model';
@@ -83,6 +83,7 @@ export function crossFieldFailures(raw: Obj): CheckFailure[] {
   if (isObj(raw.affinity) && mentionsNodeKey(raw.affinity, CLUSTER_NETWORK_KEY_PREFIX)) {
     fail('affinity.nodeAffinity', `uses a ${CLUSTER_NETWORK_KEY_PREFIX}* key: Harvester adds those itself from the VM networks (one per cluster network). Remove that expression; the networks input already places the VMs on hosts of the right cluster network.`);
   }
+  if (isObj(raw.affinity) && !containsUnknown(raw.affinity)) for (const [property, reason] of mutatorStrippedTerms(raw.affinity, noZones)) fail(property, reason);
   for (const field of ['labels', 'annotations'] as const) {
     const map = raw[field];
     if (!isObj(map)) continue;

@@ -141,6 +141,23 @@ describe('machine-pool validateInputs', () => {
     }
   });
 
+  it('refuses what Harvester\'s VM mutator strips from required terms: a cpumanager rule; without zones, a term of matchFields alone', () => {
+    const TERM = 'affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms';
+    const required = (...nodeSelectorTerms: unknown[]) => ({ nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms } } });
+    const byName = { matchFields: [{ key: 'metadata.name', operator: 'In', values: ['host-1'] }] };
+    const gpu = { matchExpressions: [{ key: 'gpu', operator: 'Exists' }] };
+    assert.deepEqual(reasons({ ...valid, affinity: required(gpu, { matchExpressions: [{ key: 'cpumanager', operator: 'In', values: ['true'] }] }) }), {
+      [`${TERM}[1]`]: 'uses the cpumanager key: Harvester sets it itself for dedicated CPU placement and removes it otherwise. Remove that expression.',
+    });
+    assert.deepEqual(reasons({ ...valid, affinity: required(gpu, byName) }), {
+      [`${TERM}[1]`]: 'has no matchExpressions of its own: Harvester\'s VM mutator drops such a term (matchFields and all), so it would never apply. Express it with matchExpressions, e.g. { key: "kubernetes.io/hostname", operator: "In", values: [...] } for hosts by name.',
+    });
+    assert.deepEqual(validateInputs({ ...valid, zones: ['zone-a'], affinity: required(byName) }).failures, [], 'with zones every term gets the zone\'s expression, so none is dropped');
+    assert.deepEqual(validateInputs({ ...valid, affinity: required({ ...gpu, ...byName }) }).failures, [], 'matchFields beside an expression stay');
+    const preferred = { nodeAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 1, preference: { matchExpressions: [{ key: 'cpumanager', operator: 'In', values: ['true'] }] } }] } };
+    assert.deepEqual(validateInputs({ ...valid, affinity: preferred }).failures, [], 'the mutator leaves preferred terms alone');
+  });
+
   it('reports every problem at once', () => {
     const r = reasons({ ...valid, count: -1, cpu: 0, memory: 'x' });
     assert.deepEqual(Object.keys(r).sort(), ['count', 'cpu', 'memory']);
