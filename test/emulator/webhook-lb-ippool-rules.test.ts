@@ -155,6 +155,13 @@ describe('load-balancer webhooks: IPPool VLAN label, selector and ranges; LoadBa
       assert.equal(refuseLb({ ipam: 'pool', listeners: [{ name: 'a', port: 80, protocol: 'TCP', backendPort: 70000 }] }), `${LB_DENIED}create loadbalancer default/bad failed: listener backend port 70000 must <= 65535`);
     });
 
+    it('admits ports 1 and 65535 on both sides of a listener: the bounds are inclusive', () => {
+      const edges = [{ name: 'low', port: 1, protocol: 'TCP', backendPort: 1 }, { name: 'high', port: 65535, protocol: 'UDP', backendPort: 65535 }];
+      const made = sim.store.create(sim.kinds.loadBalancer, lb('edges', { ipam: 'dhcp', listeners: edges }));
+      assert.deepEqual((made.spec as { listeners: unknown[] }).listeners, edges);
+      sim.store.delete(sim.kinds.loadBalancer, 'default', 'edges');
+    });
+
     const listeners = [{ name: 'a', port: 80, protocol: 'TCP', backendPort: 8080 }];
     it('prints an absent ipam as empty when it moves to dhcp', () => {
       sim.store.create(sim.kinds.loadBalancer, lb('l', { listeners }));
