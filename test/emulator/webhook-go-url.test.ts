@@ -178,6 +178,27 @@ describe('Go url.Parse (emulator/webhooks/go-url.ts)', () => {
     ]);
   });
 
+  // Each boundary Go handles with an index found by Index/LastIndex: the character at index 0 or a byte at 0x80.
+  describe('boundaries: a "#" first, a colon first, a byte at 0x80', () => {
+    pin([
+      // Parse cuts at the first "#" even at index 0: "" parses, and a fragment is only %-checked.
+      ['#a:b'],
+      // The fragment alone is checked, not the opaque part or the query before it (which Go never decodes).
+      ['mailto:%zz#x'],
+      ['http://h/?%zz#ok'],
+      // A host that is only a port: the colon at index 0 is still the port's.
+      ['http://:8a/', 'invalid port ":8a" after host'],
+      // A userinfo starting with ":": an empty username, and the password is all after it.
+      ['http://:%zz@h/', 'invalid URL escape "%zz"'],
+      ['http://:p%z@h/', 'invalid URL escape "%z"'],
+      // unescape refuses only ASCII bytes in a host: U+0400 is the bytes D0 80.
+      ['http://\u0400/'],
+      // A bracketed host's non-ASCII %-escapes before the zone are a host's (allowed), not a zone's (refused):
+      // netip then refuses the address (the emulator's reason; see go-url.ts).
+      ['http://[::%C3%BC%25en0]/', 'invalid host: ParseAddr("::ü%en0"): unexpected character'],
+    ]);
+  });
+
   describe("strconv.Quote of a byte string", () => {
     it('escapes quotes, backslashes, control bytes and invalid UTF-8 as Go does; keeps valid runes', () => {
       assert.equal(goQuote('a"b\\c\t\n\r\x08\x0c\x00\x1f'), '"a\\"b\\\\c\\t\\n\\r\\b\\f\\x00\\x1f"');

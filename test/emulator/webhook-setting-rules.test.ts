@@ -55,6 +55,8 @@ describe('Harvester Setting validator (emulator/webhooks/setting.ts)', () => {
       ['nan', undefined],
       ['0.999', "value: value 0.999 can't be less than 1"],
       ['.5', "value: value .5 can't be less than 1"],
+      ['.25', "value: value .25 can't be less than 1"],
+      ['.25e1', undefined],
       ['-2', "value: value -2 can't be less than 1"],
       ['1e-1', "value: value 1e-1 can't be less than 1"],
       ['-Inf', "value: value -Inf can't be less than 1"],
