@@ -56,6 +56,11 @@ describe('Harvester VM mutator: node affinity as upstream rebuilds it', () => {
     assert.deepEqual(mutated(['zeta-net', 'default/zeta-net']).affinity, required([rule('network.harvesterhci.io/zeta')]));
   });
 
+  it('beside a user\'s rule of the same shape on another key, adds the network rule once per term', () => {
+    const gpu = rule('gpu');
+    assert.deepEqual(mutated(['zeta-net', 'default/zeta-net'], required([gpu], [ZONE])).affinity, required([gpu, rule('network.harvesterhci.io/zeta')], [ZONE, rule('network.harvesterhci.io/zeta')]));
+  });
+
   it('clears stale network and cpumanager rules from a VM that asks for none, leaving an empty affinity', () => {
     const stale = required([rule('network.harvesterhci.io/mgmt'), rule('cpumanager')]);
     assert.deepEqual(mutated(['plain'], stale).affinity, {});
