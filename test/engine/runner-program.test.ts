@@ -79,7 +79,8 @@ describe('runner: starting the program', function () {
       mkdirSync(run, { recursive: true });
       writeFileSync(join(run, 'index.js'), "console.log('node_path ' + (process.env.NODE_PATH ?? 'unset'));\n");
       symlinkSync(repoRoot(), join(linkedDir, 'node_modules', 'harvester-iac'), 'dir');
-      const clone = join(realpathSync(repoRoot()), 'node_modules');
+      // Real paths: Node resolves through links (a mutation run's sandbox links node_modules).
+      const clone = realpathSync(join(repoRoot(), 'node_modules'));
       const nodePath = async () => {
         const lines: string[] = [];
         await runProgram({ program: 'main.js', pwd: linkedDir, project: 'proj', stack: 'dev', dryRun: false, monitorAddress: '127.0.0.1:9', config: {}, secretConfigKeys: [], onOutput: (l) => lines.push(l) });
@@ -103,10 +104,10 @@ describe('runner: starting the program', function () {
     try {
       // harvester-iac resolves from any folder (Node's self-reference: the runner is inside the package, which has
       // "exports"), so a folder without @pulumi/pulumi gets the runner's own node_modules.
-      assert.equal(linkedPulumiPath(bare), join(realpathSync(repoRoot()), 'node_modules'));
+      assert.equal(linkedPulumiPath(bare), realpathSync(join(repoRoot(), 'node_modules')));
       mkdirSync(join(bare, 'node_modules'));
       symlinkSync(repoRoot(), join(bare, 'node_modules', 'harvester-iac'), 'dir');
-      assert.equal(linkedPulumiPath(bare), join(realpathSync(repoRoot()), 'node_modules'));
+      assert.equal(linkedPulumiPath(bare), realpathSync(join(repoRoot(), 'node_modules')));
     } finally {
       rmSync(bare, { recursive: true, force: true });
     }
