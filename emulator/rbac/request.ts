@@ -9,7 +9,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { badRequest } from '../api/errors';
 import { parseJsonBody, readBody, sendJson } from '../api/http-io';
 import { decodeProtobufObject, PROTOBUF_MEDIA_TYPE } from '../api/protobuf';
-import { FieldGetter, parseFieldSelector } from '../api/selectors';
+import { parseFieldRequirements } from '../api/selectors';
 import type { Authenticated } from '../api/auth';
 import type { Route } from '../api/router';
 import type { StoreReader } from '../api/types';
@@ -44,11 +44,6 @@ function verbOf(method: string, hasName: boolean, watch: boolean): string {
   }
 }
 
-/** Every field label parses here: the request-info step reads a selector generically, before the kind's labels count. */
-const ANY_FIELD = new Proxy({} as Record<string, FieldGetter>, {
-  getOwnPropertyDescriptor: () => ({ value: () => undefined, configurable: true, enumerable: true, writable: false }),
-});
-
 /**
  * The name a list or watch narrows to with `fieldSelector=metadata.name=<name>` (RequestInfoFactory: the first
  * exact `metadata.name` requirement of a selector that parses, if the name is a valid path segment).
@@ -56,7 +51,7 @@ const ANY_FIELD = new Proxy({} as Record<string, FieldGetter>, {
 function selectedName(query: URLSearchParams): string | undefined {
   let requirements;
   try {
-    requirements = parseFieldSelector(query.get('fieldSelector') ?? undefined, ANY_FIELD).requirements;
+    requirements = parseFieldRequirements(query.get('fieldSelector') ?? undefined);
   } catch {
     return undefined;
   }
