@@ -48,6 +48,39 @@ describe('runner: operations over a program with no cluster', function () {
     assert.deepEqual([again.ok, again.changes, again.errors], [true, 0, []]);
   });
 
+  it('ends with a blank line, the outputs and the summary: planned by a preview, done by an up; the host is told its engine is this runner', async () => {
+    const preview = await run('preview');
+    assert.deepEqual(preview.lines.slice(-4), ['', 'Resources:', '    + 1 to create', ''], preview.lines.join('\n'));
+    const up = await run('up');
+    assert.deepEqual(up.lines.slice(-7), ['', 'Outputs:', '    echoed: "one"', '', 'Resources:', '    + 1 created', ''], up.lines.join('\n'));
+    assert.deepEqual(resources().map((r) => r.outputs.engine), ['local'], 'HARVESTER_IAC_ENGINE=local in the host (core/unreachable.ts names the runner\'s commands then)');
+  });
+
+  it('without --refresh nothing is read back: a preview and an up do not see drift in the cluster', async () => {
+    await run('up');
+    const drifted = { ECHO_DRIFT: 'moved' };
+    const preview = await run('preview', {}, {}, undefined, drifted);
+    assert.deepEqual([preview.ok, preview.changes, preview.counts], [true, 0, { same: 1 }]);
+    const up = await run('up', {}, {}, undefined, drifted);
+    assert.deepEqual([up.ok, up.changes, up.counts], [true, 0, { same: 1 }]);
+    assert.deepEqual(resources().map((r) => r.outputs.value), ['one'], 'the state keeps what the last up made');
+  });
+
+  it('a run leaves no process and no server behind: the host, the program and the monitor are all stopped', async () => {
+    const watched = () => process.getActiveResourcesInfo().filter((r) => r === 'ProcessWrap' || r === 'TCPServerWrap').length;
+    // A process handle is closed a turn of the event loop after its exit event: a stopped one is gone within a second.
+    const settled = async (count: number) => {
+      for (let turn = 0; turn < 100 && watched() !== count; turn++) await new Promise((resolve) => setTimeout(resolve, 10));
+      return watched();
+    };
+    const before = watched();
+    for (const kind of ['up', 'preview', 'refresh', 'destroy'] as const) {
+      const result = await run(kind);
+      assert.equal(result.ok, true, result.errors.join('\n'));
+      assert.equal(await settled(before), before, `after ${kind}: ${process.getActiveResourcesInfo().join(', ')}`);
+    }
+  });
+
   it('--expect-no-changes fails a preview that plans one change, and an up that makes one, saying how many', async () => {
     await run('up');
     const preview = await run('preview', { value: 'two' }, { expectNoChanges: true });
@@ -146,6 +179,18 @@ describe('runner: operations over a program with no cluster', function () {
     const result = await runOperation('up', stack);
     assert.equal(result.ok, false);
     assert.equal(result.errors.at(-1), 'interrupted: the program and the provider host were stopped; run `refresh` to read back what the cluster has now');
+  });
+
+  it('a refresh or destroy interrupted before it starts reads and deletes nothing: the resource stays as it was', async () => {
+    await run('up');
+    for (const kind of ['refresh', 'destroy'] as const) {
+      const controller = new AbortController();
+      controller.abort();
+      const result = await run(kind, {}, {}, controller.signal, { ECHO_DRIFT: 'moved' });
+      assert.equal(result.ok, false, kind);
+      assert.equal(result.errors.at(-1), 'interrupted: the program and the provider host were stopped; run `refresh` to read back what the cluster has now', kind);
+      assert.deepEqual(resources().map((r) => [r.id, r.outputs.value]), [['echo-one', 'one']], `${kind}: not deleted, not refreshed`);
+    }
   });
 
   it('an interrupted run stops the program and the host and says to refresh; the lock is released', async () => {

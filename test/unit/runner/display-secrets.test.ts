@@ -23,6 +23,12 @@ describe('local runner: display', () => {
     ]);
   });
 
+  it('walks a map\'s keys in sorted order at every depth, whatever order the objects hold them in', () => {
+    const olds = { spec: { zone: 'a', cpu: 1, memory: '1Gi' } };
+    const news = { spec: { memory: '2Gi', zone: 'b', cpu: 2 } };
+    assert.deepEqual(propertyChanges(olds, news), ['~ spec.cpu: 1 => 2', '~ spec.memory: "1Gi" => "2Gi"', '~ spec.zone: "a" => "b"']);
+  });
+
   it('adds, removes, marks replacements, hides __provider and never prints a secret', () => {
     const lines = propertyChanges(
       { __provider: 'old', name: 'a', userData: '#cloud-config\npassword: hunter2', gone: 1 },
@@ -114,6 +120,40 @@ describe('local runner: display lines', () => {
     empty.display.diagnostics([]);
     empty.display.summary({}, 'to');
     assert.deepEqual(empty.lines, ['Resources:', '    no resources', '']);
+  });
+
+  it('the summary names every kind of step in both tenses: planned by a preview, done by the others', () => {
+    const every = { create: 1, update: 2, replace: 3, delete: 4, same: 5, refresh: 6, outputs: 7, read: 8, failed: 9 };
+    const planned = collect();
+    planned.display.summary(every, 'to');
+    assert.deepEqual(planned.lines, [
+      'Resources:',
+      '    + 1 to create',
+      '    ~ 2 to update',
+      '    +- 3 to replace',
+      '    - 4 to delete',
+      '    5 unchanged',
+      '    ~ 6 to refresh',
+      '    ~ 7 outputs to refresh',
+      '    > 8 to read',
+      '    9 failed',
+      '',
+    ]);
+    const done = collect();
+    done.display.summary(every, 'done');
+    assert.deepEqual(done.lines, [
+      'Resources:',
+      '    + 1 created',
+      '    ~ 2 updated',
+      '    +- 3 replaced',
+      '    - 4 deleted',
+      '    5 unchanged',
+      '    ~ 6 refreshed',
+      '    ~ 7 outputs refreshed',
+      '    > 8 read',
+      '    9 failed',
+      '',
+    ]);
   });
 
   it('writes to standard output by default', () => {
