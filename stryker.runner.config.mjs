@@ -9,6 +9,6 @@ const base = createRequire(import.meta.url)('./stryker.config.json');
 export default {
   ...base,
   mutate: ['runner/**/*.ts', '!**/*.d.ts'],
-  mochaOptions: { ...base.mochaOptions, spec: ['dist/test/unit/**/*.test.js', 'dist/test/runner/**/*.test.js', 'dist/test/engine/dynamic-host-driver.test.js', 'dist/test/engine/runner-operations.test.js'] },
+  mochaOptions: { ...base.mochaOptions, spec: ['dist/test/unit/**/*.test.js', 'dist/test/runner/**/*.test.js', 'dist/test/engine/dynamic-host-driver.test.js', 'dist/test/engine/runner-operations.test.js', 'dist/test/engine/runner-command-line.test.js', 'dist/test/engine/dynamic-host-start.test.js', 'dist/test/engine/runner-program.test.js'] },
   incrementalFile: 'reports/stryker-incremental-runner.json',
 };

@@ -2,7 +2,7 @@
 /**
  * `harvester-iac-run`: the local runner's command line (the package's bin; `npm run runner --` in this
  * repository). main() parses (args.ts), prints help (help.ts) or runs the command (commands.ts) against a CliIO,
- * so tests run it in their own process; the bin below binds it to this process. Exit code: 0 when the command
+ * so tests run it in their own process; runAsProcess binds it to this process for the bin. Exit code: 0 when the command
  * succeeded (and, with --expect-no-changes, nothing changed), 1 when it failed, 2 for a command line it refuses.
  */
 import { parseCommandLine, UsageError } from './args';
@@ -45,17 +45,28 @@ export function processIO(): CliIO {
   };
 }
 
-if (require.main === module) {
+/** What the bin needs of its process: the signals it handles and its exit (tests pass a stand-in). */
+export interface ProcessBinding {
+  on(signal: 'SIGINT' | 'SIGTERM', listener: () => void): unknown;
+  exit(code: number): void;
+}
+
+/**
+ * runAsProcess: the bin's life. The first SIGINT or SIGTERM aborts the command, which stops the program and the host
+ * and releases the stack's lock, and the process then exits 130 or 143; a second signal leaves at once.
+ */
+export async function runAsProcess(argv: string[], proc: ProcessBinding = process, io: CliIO = processIO(), run: typeof main = main): Promise<void> {
   const interrupt = new AbortController();
-  const io = { ...processIO(), signal: interrupt.signal };
   let exitCode: number | undefined;
   for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
-    process.on(signal, () => {
-      // A second signal leaves at once; the first lets the operation stop its children and release the lock.
-      if (interrupt.signal.aborted) process.exit(code);
+    proc.on(signal, () => {
+      if (interrupt.signal.aborted) return proc.exit(code);
       exitCode = code;
       interrupt.abort();
     });
   }
-  main(process.argv.slice(2), io).then((code) => process.exit(exitCode ?? code));
+  const code = await run(argv, { ...io, signal: interrupt.signal });
+  proc.exit(exitCode ?? code);
 }
+
+if (require.main === module) void runAsProcess(process.argv.slice(2));
