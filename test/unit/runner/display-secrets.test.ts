@@ -124,36 +124,23 @@ describe('local runner: display lines', () => {
 
   it('the summary names every kind of step in both tenses: planned by a preview, done by the others', () => {
     const every = { create: 1, update: 2, replace: 3, delete: 4, same: 5, refresh: 6, outputs: 7, read: 8, failed: 9 };
-    const planned = collect();
-    planned.display.summary(every, 'to');
-    assert.deepEqual(planned.lines, [
-      'Resources:',
-      '    + 1 to create',
-      '    ~ 2 to update',
-      '    +- 3 to replace',
-      '    - 4 to delete',
-      '    5 unchanged',
-      '    ~ 6 to refresh',
-      '    ~ 7 outputs to refresh',
-      '    > 8 to read',
-      '    9 failed',
-      '',
-    ]);
-    const done = collect();
-    done.display.summary(every, 'done');
-    assert.deepEqual(done.lines, [
-      'Resources:',
-      '    + 1 created',
-      '    ~ 2 updated',
-      '    +- 3 replaced',
-      '    - 4 deleted',
-      '    5 unchanged',
-      '    ~ 6 refreshed',
-      '    ~ 7 outputs refreshed',
-      '    > 8 read',
-      '    9 failed',
-      '',
-    ]);
+    // Each line as a preview plans it and as the other operations report it done, in the summary's order.
+    const tenses: [string, string, string][] = [
+      ['+ 1', 'to create', 'created'],
+      ['~ 2', 'to update', 'updated'],
+      ['+- 3', 'to replace', 'replaced'],
+      ['- 4', 'to delete', 'deleted'],
+      ['5', 'unchanged', 'unchanged'],
+      ['~ 6', 'to refresh', 'refreshed'],
+      ['~ 7', 'outputs to refresh', 'outputs refreshed'],
+      ['> 8', 'to read', 'read'],
+      ['9', 'failed', 'failed'],
+    ];
+    for (const [verb, tense] of [['to', 1], ['done', 2]] as const) {
+      const { lines, display } = collect();
+      display.summary(every, verb);
+      assert.deepEqual(lines, ['Resources:', ...tenses.map((t) => `    ${t[0]} ${t[tense]}`), ''], verb);
+    }
   });
 
   it('writes to standard output by default', () => {
