@@ -1,6 +1,6 @@
 // `npm run mutate -- stryker.runner-unit.config.mjs`: the runner's mutants against its unit tests alone
 // (test/unit/runner: the runner's logic over fake hosts, in milliseconds), so a run takes minutes, not hours.
-// Plus two tests over a provider of their own that needs no cluster: the dynamic-provider host's driver
+// Plus the tests over a provider of their own that needs no cluster: the dynamic-provider host's driver
 // (test/engine/dynamic-host-driver: one host, calls in milliseconds) and runOperation over a one-resource program
 // (test/engine/runner-operations: a program and a host per run, seconds each; runner-command-line: the same through
 // the command line), and stand-in hosts and programs
