@@ -194,11 +194,17 @@ export function mentionsNodeKey(raw: Obj | undefined, key: string): boolean {
 
 /** The node label Harvester's VM mutator sets, and takes back, for dedicated CPU placement (KubeVirt's CPUManager). */
 const CPU_MANAGER_KEY = 'cpumanager';
+/**
+ * What the mutator strips required rules by: a prefix, not a path segment, so `network.harvesterhci.io.x` goes too.
+ * Keys under `network.harvesterhci.io/` are refused apart, in both kinds of term (validate.ts).
+ */
+const NETWORK_KEY_GROUP = 'network.harvesterhci.io';
 
 /**
  * What Harvester's VM mutator would take out of `raw`'s required node selector terms, as check failures
  * [property, reason] (docs/design/harvester-vms.md §"Node affinity from networks"): it removes every `cpumanager`
- * rule, and it drops a term left without matchExpressions, its matchFields with it. Such a rule would never apply
+ * rule and every rule whose key begins with `network.harvesterhci.io`, and it drops a term left without
+ * matchExpressions, its matchFields with it. Such a rule would never apply
  * and the VMs would read back without it, drifting after every up. With zones, every term gets the zone's
  * expression (rule 3), so no term is left empty. Network keys are refused apart (validate.ts).
  */
@@ -207,8 +213,11 @@ export function mutatorStrippedTerms(raw: Obj, noZones: boolean): [string, strin
   (requiredTerms(raw) ?? []).forEach((term, i) => {
     const property = `affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[${i}]`;
     const exprs = (Array.isArray(term?.matchExpressions) ? term.matchExpressions : []) as Obj[];
+    const networkLike = exprs.find((e) => typeof e?.key === 'string' && e.key.startsWith(NETWORK_KEY_GROUP) && !e.key.startsWith(CLUSTER_NETWORK_KEY_PREFIX));
     if (exprs.some((e) => e?.key === CPU_MANAGER_KEY)) {
       out.push([property, `uses the ${CPU_MANAGER_KEY} key: Harvester sets it itself for dedicated CPU placement and removes it otherwise. Remove that expression.`]);
+    } else if (networkLike) {
+      out.push([property, `uses the key ${JSON.stringify(networkLike.key)}: Harvester's VM mutator removes every required rule whose key begins with ${NETWORK_KEY_GROUP}, so it would never apply. Label the hosts under another prefix and select that.`]);
     } else if (noZones && exprs.length === 0) {
       out.push([property, 'has no matchExpressions of its own: Harvester\'s VM mutator drops such a term (matchFields and all), so it would never apply. Express it with matchExpressions, e.g. { key: "kubernetes.io/hostname", operator: "In", values: [...] } for hosts by name.']);
     }

@@ -141,7 +141,7 @@ describe('machine-pool validateInputs', () => {
     }
   });
 
-  it('refuses what Harvester\'s VM mutator strips from required terms: a cpumanager rule; without zones, a term of matchFields alone', () => {
+  it('refuses what Harvester\'s VM mutator strips from required terms: a cpumanager rule, a key beginning with network.harvesterhci.io; without zones, a term of matchFields alone', () => {
     const TERM = 'affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms';
     const required = (...nodeSelectorTerms: unknown[]) => ({ nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms } } });
     const byName = { matchFields: [{ key: 'metadata.name', operator: 'In', values: ['host-1'] }] };
@@ -154,7 +154,14 @@ describe('machine-pool validateInputs', () => {
     });
     assert.deepEqual(validateInputs({ ...valid, zones: ['zone-a'], affinity: required(byName) }).failures, [], 'with zones every term gets the zone\'s expression, so none is dropped');
     assert.deepEqual(validateInputs({ ...valid, affinity: required({ ...gpu, ...byName }) }).failures, [], 'matchFields beside an expression stay');
-    const preferred = { nodeAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 1, preference: { matchExpressions: [{ key: 'cpumanager', operator: 'In', values: ['true'] }] } }] } };
+    for (const key of ['network.harvesterhci.io.x', 'network.harvesterhci.ioz']) {
+      assert.deepEqual(reasons({ ...valid, affinity: required(gpu, { matchExpressions: [{ key: 'gpu', operator: 'Exists' }, { key, operator: 'Exists' }] }) }), {
+        [`${TERM}[1]`]: `uses the key "${key}": Harvester's VM mutator removes every required rule whose key begins with network.harvesterhci.io, so it would never apply. Label the hosts under another prefix and select that.`,
+      }, key);
+    }
+    assert.deepEqual(validateInputs({ ...valid, affinity: required({ matchExpressions: [{ key: 'harvesterhci.io/network', operator: 'Exists' }] }) }).failures, [], 'only the prefix counts');
+    assert.deepEqual(Object.keys(reasons({ ...valid, affinity: required(gpu, { matchExpressions: [{ key: 'network.harvesterhci.io/data', operator: 'Exists' }] }) })), ['affinity.nodeAffinity'], 'a cluster-network key is refused once, as Harvester\'s own');
+    const preferred = { nodeAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 1, preference: { matchExpressions: [{ key: 'cpumanager', operator: 'In', values: ['true'] }, { key: 'network.harvesterhci.io.x', operator: 'Exists' }] } }] } };
     assert.deepEqual(validateInputs({ ...valid, affinity: preferred }).failures, [], 'the mutator leaves preferred terms alone');
   });
 
