@@ -204,9 +204,8 @@ const NETWORK_KEY_GROUP = 'network.harvesterhci.io';
  * What Harvester's VM mutator would take out of `raw`'s required node selector terms, as check failures
  * [property, reason] (docs/design/harvester-vms.md §"Node affinity from networks"): it removes every `cpumanager`
  * rule and every rule whose key begins with `network.harvesterhci.io`, and it drops a term left without
- * matchExpressions, its matchFields with it. Such a rule would never apply
- * and the VMs would read back without it, drifting after every up. With zones, every term gets the zone's
- * expression (rule 3), so no term is left empty. Network keys are refused apart (validate.ts).
+ * matchExpressions, its matchFields with it. Such a rule would never apply and the VMs would read back without it,
+ * drifting after every up. With zones, every term gets the zone's expression (rule 3), so no term is left empty.
  */
 export function mutatorStrippedTerms(raw: Obj, noZones: boolean): [string, string][] {
   const out: [string, string][] = [];
